@@ -1,0 +1,52 @@
+// Runs a packed quantized GEMM over a convolution's input (through an indirection table built
+// tile by tile, so no im2col copy is ever made) or over dense rows (FULLY_CONNECTED, 1x1
+// stride-1 convolutions), split into tasks across the thread pool. Portable code: it only
+// prepares pointers and calls the chosen micro-kernel.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/optimized/qgemm/qgemm_pack.h"
+
+namespace octet {
+class ThreadPool;
+}
+
+namespace octet::optimized {
+
+// NHWC input, one group; the packed weights have ks = kernel_h * kernel_w taps of kc = in_c.
+struct QConvShape {
+  int batches = 1;
+  int in_h = 1;
+  int in_w = 1;
+  int in_c = 1;
+  int out_h = 1;
+  int out_w = 1;
+  int kernel_h = 1;
+  int kernel_w = 1;
+  int stride_h = 1;
+  int stride_w = 1;
+  int dilation_h = 1;
+  int dilation_w = 1;
+  int pad_h = 0;
+  int pad_w = 0;
+};
+
+// Largest taps x rows table a tile builds on the stack; kernels with more taps than
+// kMaxIndirection / mr are not run by this driver.
+constexpr int kMaxIndirection = 4096;
+
+// True when the driver can run a convolution of `taps` taps with `kernel`.
+bool QGemmDriverSupportsTaps(const QGemmKernel& kernel, int taps);
+
+// output[b, oy, ox, :] for every output pixel. `zero_row` holds in_c bytes equal to the
+// input zero point (what a padding tap reads).
+void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint8_t* input,
+                  const uint8_t* zero_row, uint8_t* output, ThreadPool* pool);
+
+// output[r, :] = GEMM of input row r (kc bytes at input + r * row_stride) for r in [0, rows).
+void RunQGemmRows(const QGemmPacked& packed, int rows, const uint8_t* input, size_t row_stride,
+                  uint8_t* output, ThreadPool* pool);
+
+}  // namespace octet::optimized

@@ -1,0 +1,180 @@
+// int8/uint8 GEMM micro-kernel for AVX-512 VNNI: vpdpbusd multiplies 4 unsigned activation
+// bytes by 4 signed weight bytes and adds them to an int32 lane, without the 16-bit saturation
+// of vpmaddubsw. int8 activations are fed as x ^ 0x80 = x + 128 (unsigned); the packer folded
+// -128 * Σw into the bias. uint8 activations are fed as they are against weights w - 128,
+// with the per-row correction the driver passes in row_offsets.
+//
+// Tile: 4 rows x up to 4 panels of 16 columns; the k loop takes 4 channels at a time.
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/optimized/qgemm/qgemm.h"
+#include "kernels/optimized/x86/requant_avx512.h"
+
+namespace octet::optimized {
+namespace {
+
+constexpr int kMr = 4;
+constexpr int kNr = 16;
+constexpr int kKr = 4;
+
+static inline __m512i Broadcast4(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return _mm512_set1_epi32(static_cast<int>(v));
+}
+
+// Four activation bytes of which only `count` < 4 are readable.
+static inline __m512i BroadcastPartial(const uint8_t* p, int count) {
+  uint32_t v = 0;
+  std::memcpy(&v, p, static_cast<size_t>(count));
+  return _mm512_set1_epi32(static_cast<int>(v));
+}
+
+// Stores 4 rows of 16 clamped int32 lanes as bytes (rows `stride` apart), all 16 columns.
+template <bool kSigned>
+static inline void StoreFourRows(uint8_t* c, size_t stride, __m512i r0, __m512i r1, __m512i r2,
+                                 __m512i r3) {
+  // Per 128-bit lane i: [r0 cols 4i..4i+3 | r1 ... | r2 ... | r3 ...] after the two packs; the
+  // values are already in the output type's range, so the saturating packs change nothing.
+  const __m512i p01 = _mm512_packs_epi32(r0, r1);
+  const __m512i p23 = _mm512_packs_epi32(r2, r3);
+  const __m512i bytes = kSigned ? _mm512_packs_epi16(p01, p23) : _mm512_packus_epi16(p01, p23);
+  const __m512i rows = _mm512_permutexvar_epi32(
+      _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), bytes);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(c), _mm512_castsi512_si128(rows));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(c + stride), _mm512_extracti32x4_epi32(rows, 1));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 2 * stride), _mm512_extracti32x4_epi32(rows, 2));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 3 * stride), _mm512_extracti32x4_epi32(rows, 3));
+}
+
+template <int NP, bool kSigned, bool kLeftShift>
+void Kernel(const QGemmTile& t) {
+  // Everything the loops read is copied out first: the output stores could alias `t`.
+  const int mr = t.mr;
+  const int nc = t.nc;
+  const int kc = t.kc;
+  const int ks = t.ks;
+  const uint8_t* const* a = t.a;
+  const auto* w = static_cast<const uint8_t*>(t.w);
+  const size_t pstride = t.panel_bytes;
+  const int kc4 = kc & ~3;
+  const size_t tap_bytes = static_cast<size_t>((kc + kKr - 1) & ~(kKr - 1)) * kNr;
+  const __m512i flip = _mm512_set1_epi8(static_cast<char>(kSigned ? 0x80 : 0));
+
+  __m512i acc[kMr][NP];
+#pragma GCC unroll 4
+  for (int p = 0; p < NP; ++p) {
+    const __m512i b = _mm512_loadu_si512(t.rq.bias + p * kNr);
+#pragma GCC unroll 4
+    for (int m = 0; m < kMr; ++m) acc[m][p] = b;
+  }
+  if (t.row_offsets != nullptr) {
+#pragma GCC unroll 4
+    for (int m = 0; m < kMr; ++m) {
+      const __m512i r = _mm512_set1_epi32(m < mr ? t.row_offsets[m] : 0);
+#pragma GCC unroll 4
+      for (int p = 0; p < NP; ++p) acc[m][p] = _mm512_add_epi32(acc[m][p], r);
+    }
+  }
+
+  for (int s = 0; s < ks; ++s) {
+    const uint8_t* a0 = a[s * kMr + 0];
+    const uint8_t* a1 = a[s * kMr + 1];
+    const uint8_t* a2 = a[s * kMr + 2];
+    const uint8_t* a3 = a[s * kMr + 3];
+    const uint8_t* wk = w + static_cast<size_t>(s) * tap_bytes;
+    int k = 0;
+    for (; k < kc4; k += 4, wk += 4 * kNr) {
+      const __m512i x0 = _mm512_xor_si512(Broadcast4(a0 + k), flip);
+      const __m512i x1 = _mm512_xor_si512(Broadcast4(a1 + k), flip);
+      const __m512i x2 = _mm512_xor_si512(Broadcast4(a2 + k), flip);
+      const __m512i x3 = _mm512_xor_si512(Broadcast4(a3 + k), flip);
+#pragma GCC unroll 4
+      for (int p = 0; p < NP; ++p) {
+        const __m512i wv = _mm512_loadu_si512(wk + p * pstride);
+        acc[0][p] = _mm512_dpbusd_epi32(acc[0][p], x0, wv);
+        acc[1][p] = _mm512_dpbusd_epi32(acc[1][p], x1, wv);
+        acc[2][p] = _mm512_dpbusd_epi32(acc[2][p], x2, wv);
+        acc[3][p] = _mm512_dpbusd_epi32(acc[3][p], x3, wv);
+      }
+    }
+    if (k < kc) {
+      // The packed weights beyond kc are zero: whatever fills the group's rest adds nothing.
+      const int rest = kc - k;
+      const __m512i x0 = _mm512_xor_si512(BroadcastPartial(a0 + k, rest), flip);
+      const __m512i x1 = _mm512_xor_si512(BroadcastPartial(a1 + k, rest), flip);
+      const __m512i x2 = _mm512_xor_si512(BroadcastPartial(a2 + k, rest), flip);
+      const __m512i x3 = _mm512_xor_si512(BroadcastPartial(a3 + k, rest), flip);
+#pragma GCC unroll 4
+      for (int p = 0; p < NP; ++p) {
+        const __m512i wv = _mm512_loadu_si512(wk + p * pstride);
+        acc[0][p] = _mm512_dpbusd_epi32(acc[0][p], x0, wv);
+        acc[1][p] = _mm512_dpbusd_epi32(acc[1][p], x1, wv);
+        acc[2][p] = _mm512_dpbusd_epi32(acc[2][p], x2, wv);
+        acc[3][p] = _mm512_dpbusd_epi32(acc[3][p], x3, wv);
+      }
+    }
+  }
+
+  const __m512i zero_point = _mm512_set1_epi32(t.rq.output_zero_point);
+  const __m512i act_min = _mm512_set1_epi32(t.rq.act_min);
+  const __m512i act_max = _mm512_set1_epi32(t.rq.act_max);
+  uint8_t* c = t.c;
+  const size_t stride = t.c_row_stride;
+#pragma GCC unroll 4
+  for (int p = 0; p < NP; ++p) {
+    const int columns = nc - p * kNr;
+    if (columns <= 0) break;
+    const avx512::RequantPanel rq = avx512::LoadRequantPanel(t.rq, p * kNr);
+    __m512i out[kMr];
+#pragma GCC unroll 4
+    for (int m = 0; m < kMr; ++m) {
+      out[m] =
+          avx512::FinishOutput(avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc[m][p], rq),
+                               zero_point, act_min, act_max);
+    }
+    uint8_t* cp = c + p * kNr;
+    if (mr == kMr && columns >= kNr) {
+      StoreFourRows<kSigned>(cp, stride, out[0], out[1], out[2], out[3]);
+    } else {
+      const __mmask16 mask = columns >= kNr ? static_cast<__mmask16>(0xFFFF)
+                                            : static_cast<__mmask16>((1u << columns) - 1);
+#pragma GCC unroll 4
+      for (int m = 0; m < kMr; ++m) {
+        if (m < mr) _mm512_mask_cvtepi32_storeu_epi8(cp + m * stride, mask, out[m]);
+      }
+    }
+  }
+}
+
+template <bool kSigned, bool kLeftShift>
+void RunPanels(const QGemmTile& t) {
+  switch ((t.nc + kNr - 1) / kNr) {
+    case 1:
+      return Kernel<1, kSigned, kLeftShift>(t);
+    case 2:
+      return Kernel<2, kSigned, kLeftShift>(t);
+    case 3:
+      return Kernel<3, kSigned, kLeftShift>(t);
+    default:
+      return Kernel<4, kSigned, kLeftShift>(t);
+  }
+}
+
+void Run(const QGemmTile& t) {
+  if (t.input_signed) {
+    t.rq.any_left_shift ? RunPanels<true, true>(t) : RunPanels<true, false>(t);
+  } else {
+    t.rq.any_left_shift ? RunPanels<false, true>(t) : RunPanels<false, false>(t);
+  }
+}
+
+}  // namespace
+
+const QGemmKernel kQGemmAvx512Vnni = {"qgemm_avx512vnni_4x64",   kMr,  kNr, kKr, 4,
+                                      QWeightFormat::kInt8Quads, true, &Run};
+
+}  // namespace octet::optimized

@@ -1,0 +1,68 @@
+// TFLite's requantization on 8 int32 lanes with AVX2, exact for every input. For AVX2
+// translation units only; everything is static.
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+namespace octet::optimized::avx2 {
+
+struct RequantLanes {
+  __m256i multiplier;
+  __m256i left_shift;
+  __m256i right_shift;
+};
+
+static inline RequantLanes LoadRequantLanes(const int32_t* multiplier, const int32_t* shift) {
+  RequantLanes r;
+  r.multiplier = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(multiplier));
+  const __m256i s = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(shift));
+  const __m256i zero = _mm256_setzero_si256();
+  r.left_shift = _mm256_max_epi32(s, zero);
+  r.right_shift = _mm256_max_epi32(_mm256_sub_epi32(zero, s), zero);
+  return r;
+}
+
+// See requant_avx512.h: SRDHM as (x * multiplier + 2^30) >> 31 on 64-bit products, then
+// RoundingDivideByPOT (half away from zero).
+static inline __m256i MultiplyByQuantizedMultiplier(__m256i acc, const RequantLanes& r) {
+  const __m256i x = _mm256_sllv_epi32(acc, r.left_shift);
+  const __m256i half = _mm256_set1_epi64x(int64_t{1} << 30);
+  __m256i even = _mm256_mul_epi32(x, r.multiplier);
+  __m256i odd = _mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(r.multiplier, 32));
+  even = _mm256_srli_epi64(_mm256_add_epi64(even, half), 31);
+  odd = _mm256_slli_epi64(_mm256_add_epi64(odd, half), 1);
+  const __m256i v = _mm256_blend_epi32(even, odd, 0xAA);
+  const __m256i one = _mm256_set1_epi32(1);
+  const __m256i mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, r.right_shift), one);
+  const __m256i remainder = _mm256_and_si256(v, mask);
+  const __m256i threshold = _mm256_add_epi32(_mm256_srli_epi32(mask, 1), _mm256_srli_epi32(v, 31));
+  const __m256i shifted = _mm256_srav_epi32(v, r.right_shift);
+  // cmpgt gives -1 where the remainder rounds up: subtracting it adds 1.
+  return _mm256_sub_epi32(shifted, _mm256_cmpgt_epi32(remainder, threshold));
+}
+
+static inline __m256i FinishOutput(__m256i scaled, __m256i zero_point, __m256i act_min,
+                                   __m256i act_max) {
+  return _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(scaled, zero_point), act_min), act_max);
+}
+
+// The low byte of each of the 8 lanes (values already clamped to the output type), stored to
+// `count` <= 8 bytes at p.
+static inline void StoreLowBytes(uint8_t* p, __m256i v, int count) {
+  const __m256i pick =
+      _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1,
+                       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m256i bytes = _mm256_shuffle_epi8(v, pick);
+  const __m256i packed =
+      _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+  const uint64_t low = static_cast<uint64_t>(_mm_cvtsi128_si64(_mm256_castsi256_si128(packed)));
+  if (count >= 8) {
+    __builtin_memcpy(p, &low, 8);
+  } else {
+    for (int i = 0; i < count; ++i) p[i] = static_cast<uint8_t>(low >> (8 * i));
+  }
+}
+
+}  // namespace octet::optimized::avx2

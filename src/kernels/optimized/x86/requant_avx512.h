@@ -1,0 +1,71 @@
+// TFLite's requantization (MultiplyByQuantizedMultiplier, then the output zero point and the
+// activation clamp) on 16 int32 lanes, exact for every input. For AVX-512 translation units
+// only; everything is static so no copy can leak into another ISA's code.
+//
+// Lanes are in the "interleaved halves" order of QGemmKernel: lane 2j holds column j and lane
+// 2j + 1 column 8 + j, so the even 64-bit products are columns 0-7 and the odd ones 8-15, and
+// the per-column 64-bit constants load straight from column-ordered arrays.
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "kernels/optimized/qgemm/qgemm.h"
+
+namespace octet::optimized::avx512 {
+
+// Constants of one 16-column panel, loaded once per tile.
+struct RequantPanel {
+  __m512i multiplier;          // lane order
+  __m512i multiplier_odd;      // the odd lanes' multipliers, in the even dwords
+  __m512i left_shift;          // lane order
+  __m512i add_lo, add_hi;      // round_add of columns 0-7 / 8-15
+  __m512i sub_lo, sub_hi;      // negative_sub
+  __m512i shift_lo, shift_hi;  // total_shift
+};
+
+static inline RequantPanel LoadRequantPanel(const QGemmRequant& rq, int column) {
+  RequantPanel p;
+  p.multiplier = _mm512_loadu_si512(rq.multiplier + column);
+  p.multiplier_odd = _mm512_srli_epi64(p.multiplier, 32);
+  p.left_shift = _mm512_max_epi32(_mm512_loadu_si512(rq.shift + column), _mm512_setzero_si512());
+  p.add_lo = _mm512_loadu_si512(rq.round_add + column);
+  p.add_hi = _mm512_loadu_si512(rq.round_add + column + 8);
+  p.sub_lo = _mm512_loadu_si512(rq.negative_sub + column);
+  p.sub_hi = _mm512_loadu_si512(rq.negative_sub + column + 8);
+  p.shift_lo = _mm512_loadu_si512(rq.total_shift + column);
+  p.shift_hi = _mm512_loadu_si512(rq.total_shift + column + 8);
+  return p;
+}
+
+// One rounding of the 64-bit product (see QGemmRequant): equal to the reference's
+// SaturatingRoundingDoublingHighMul followed by RoundingDivideByPOT.
+static inline __m512i RoundProduct(__m512i product, __m512i add, __m512i sub, __m512i shift) {
+  const __mmask8 negative =
+      _mm512_cmplt_epi64_mask(product, _mm512_set1_epi64(-(int64_t{1} << 30)));
+  __m512i p = _mm512_add_epi64(product, add);
+  p = _mm512_mask_sub_epi64(p, negative, p, sub);
+  return _mm512_srav_epi64(p, shift);
+}
+
+// MultiplyByQuantizedMultiplier per lane; the result is in column order 0..15.
+template <bool kLeftShift>
+static inline __m512i MultiplyByQuantizedMultiplier(__m512i acc, const RequantPanel& p) {
+  const __m512i x = kLeftShift ? _mm512_sllv_epi32(acc, p.left_shift) : acc;
+  const __m512i lo =
+      RoundProduct(_mm512_mul_epi32(x, p.multiplier), p.add_lo, p.sub_lo, p.shift_lo);
+  const __m512i hi = RoundProduct(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), p.multiplier_odd),
+                                  p.add_hi, p.sub_hi, p.shift_hi);
+  // The low dword of every qword: columns 0-7 from lo, 8-15 from hi.
+  const __m512i pick = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  return _mm512_permutex2var_epi32(lo, pick, hi);
+}
+
+// Adds the output zero point and clamps to [act_min, act_max].
+static inline __m512i FinishOutput(__m512i scaled, __m512i zero_point, __m512i act_min,
+                                   __m512i act_max) {
+  return _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(scaled, zero_point), act_min), act_max);
+}
+
+}  // namespace octet::optimized::avx512

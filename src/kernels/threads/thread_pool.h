@@ -1,0 +1,49 @@
+// The kernels' thread pool: ParallelFor over independent tasks (output tiles). Backed by
+// pthreadpool when the build has it; without it every task runs on the calling thread.
+// Results never depend on the thread count: each output is computed by exactly one task,
+// with the same arithmetic whichever thread runs it.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <type_traits>
+
+namespace octet {
+
+class ThreadPool {
+ public:
+  // `threads` >= 1 is the total number of threads, the caller included.
+  explicit ThreadPool(int threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int threads() const { return threads_; }
+
+  // Calls fn(i) once for every i in [0, tasks), possibly concurrently; returns when all
+  // calls have returned.
+  template <typename Fn>
+  void ParallelFor(size_t tasks, Fn&& fn) {
+    if (tasks == 0) return;
+    if (tasks == 1 || threads_ == 1) {
+      for (size_t i = 0; i < tasks; ++i) fn(i);
+      return;
+    }
+    Run(
+        tasks, [](void* f, size_t i) { (*static_cast<std::remove_reference_t<Fn>*>(f))(i); },
+        static_cast<void*>(&fn));
+  }
+
+ private:
+  void Run(size_t tasks, void (*task)(void*, size_t), void* context);
+
+  struct Impl;
+  int threads_ = 1;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The number of tasks worth splitting `work_items` into for `threads` threads: enough for
+// balance (a few per thread) without tiles so small that overhead dominates.
+size_t SuggestedTaskCount(size_t work_items, int threads);
+
+}  // namespace octet

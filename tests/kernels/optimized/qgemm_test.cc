@@ -1,0 +1,345 @@
+// The quantized GEMM micro-kernels of every path this CPU runs, against the reference
+// kernels: random convolution and fully-connected specs, byte-for-byte equal outputs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/qgemm/qgemm_driver.h"
+#include "kernels/optimized/qgemm/qgemm_kernels.h"
+#include "kernels/optimized/qgemm/qgemm_pack.h"
+#include "kernels/reference/integer_conv.h"
+#include "kernels/threads/thread_pool.h"
+#include "quant/quantization_util.h"
+
+namespace octet::optimized {
+namespace {
+
+std::vector<cpu::Isa> SupportedPaths() {
+  std::vector<cpu::Isa> paths;
+  for (cpu::Isa isa : cpu::kAllIsas) {
+    if (QGemmKernelFor(isa) != nullptr) paths.push_back(isa);
+  }
+  return paths;
+}
+
+// Everything one random weighted op needs, in the reference's terms.
+struct RandomQuantization {
+  bool input_signed = true;
+  int32_t input_zp = 0, filter_zp = 0, output_zp = 0;
+  int32_t act_min = -128, act_max = 127;
+  std::vector<int32_t> multipliers;
+  std::vector<int> shifts;
+  std::vector<int32_t> bias;
+};
+
+RandomQuantization MakeQuantization(std::mt19937& rng, bool input_signed, int channels, int k) {
+  RandomQuantization q;
+  q.input_signed = input_signed;
+  const int lo = input_signed ? -128 : 0, hi = input_signed ? 127 : 255;
+  std::uniform_int_distribution<int> zp(lo, hi);
+  // Zero points at both ends of the range are common in real models: favour them.
+  auto pick_zp = [&]() {
+    switch (rng() % 4) {
+      case 0:
+        return lo;
+      case 1:
+        return hi;
+      default:
+        return zp(rng);
+    }
+  };
+  q.input_zp = pick_zp();
+  q.output_zp = pick_zp();
+  q.filter_zp = input_signed ? 0 : pick_zp();
+  q.act_min = lo;
+  q.act_max = hi;
+  if (rng() % 2) {
+    std::uniform_int_distribution<int> a(lo, hi);
+    int x = a(rng), y = a(rng);
+    q.act_min = std::min(x, y);
+    q.act_max = std::max(x, y);
+  }
+  // Per-channel or per-tensor effective scales around the size that keeps outputs in range,
+  // sometimes above 1 (a left shift).
+  const bool per_channel = rng() % 2;
+  std::uniform_real_distribution<double> log_scale(-3.0, 0.5);
+  const double base = 1.0 / (std::max(1, k) * 40.0);
+  double shared = base * std::pow(10.0, log_scale(rng));
+  for (int c = 0; c < channels; ++c) {
+    const double real = per_channel ? base * std::pow(10.0, log_scale(rng)) : shared;
+    int32_t m;
+    int s;
+    quant::QuantizeMultiplier(rng() % 16 == 0 ? real * 4096 : real, &m, &s);
+    q.multipliers.push_back(m);
+    q.shifts.push_back(s);
+  }
+  std::uniform_int_distribution<int32_t> bias(-20000, 20000);
+  for (int c = 0; c < channels; ++c) q.bias.push_back(bias(rng));
+  return q;
+}
+
+std::vector<uint8_t> RandomBytes(std::mt19937& rng, size_t n, bool allow_extremes = true) {
+  std::vector<uint8_t> v(n);
+  for (auto& b : v) {
+    b = static_cast<uint8_t>(rng());
+    if (allow_extremes && rng() % 8 == 0) b = (rng() % 2) ? 0x80 : 0x7F;  // -128 / 127 as int8
+  }
+  return v;
+}
+
+reference::QuantizedParams ReferenceParams(const RandomQuantization& q) {
+  reference::QuantizedParams p;
+  p.input_offset = -q.input_zp;
+  p.filter_offset = -q.filter_zp;
+  p.output_offset = q.output_zp;
+  p.act_min = q.act_min;
+  p.act_max = q.act_max;
+  p.multipliers = q.multipliers.data();
+  p.shifts = q.shifts.data();
+  return p;
+}
+
+QGemmWeightsDesc Describe(const RandomQuantization& q, const std::vector<uint8_t>& weights, int n,
+                          int ks, int kc, bool with_bias) {
+  QGemmWeightsDesc d;
+  d.weights = weights.data();
+  d.n = n;
+  d.ks = ks;
+  d.kc = kc;
+  d.input_signed = q.input_signed;
+  d.bias = with_bias ? q.bias.data() : nullptr;
+  d.input_offset = -q.input_zp;
+  d.filter_offset = -q.filter_zp;
+  d.multiplier = q.multipliers.data();
+  d.shift = q.shifts.data();
+  d.output_zero_point = q.output_zp;
+  d.act_min = q.act_min;
+  d.act_max = q.act_max;
+  return d;
+}
+
+// Output size and leading pad of one axis, as TFLite computes them.
+void Window(bool same, int in, int k, int stride, int dilation, int* out, int* pad) {
+  const int effective = (k - 1) * dilation + 1;
+  if (same) {
+    *out = (in + stride - 1) / stride;
+    *pad = std::max(0, ((*out - 1) * stride + effective - in) / 2);
+  } else {
+    *out = in >= effective ? (in - effective) / stride + 1 : 0;
+    *pad = 0;
+  }
+}
+
+struct ConvCase {
+  QConvShape shape;
+  int out_c = 1;
+  bool input_signed = true;
+  bool with_bias = true;
+  std::string Describe() const {
+    const QConvShape& s = shape;
+    return std::string(input_signed ? "int8" : "uint8") + " N" + std::to_string(s.batches) + " " +
+           std::to_string(s.in_h) + "x" + std::to_string(s.in_w) + "x" + std::to_string(s.in_c) +
+           " k" + std::to_string(s.kernel_h) + "x" + std::to_string(s.kernel_w) + " s" +
+           std::to_string(s.stride_h) + "," + std::to_string(s.stride_w) + " d" +
+           std::to_string(s.dilation_h) + "," + std::to_string(s.dilation_w) + " p" +
+           std::to_string(s.pad_h) + "," + std::to_string(s.pad_w) + " -> " +
+           std::to_string(s.out_h) + "x" + std::to_string(s.out_w) + "x" + std::to_string(out_c) +
+           (with_bias ? "" : " no-bias");
+  }
+};
+
+ConvCase RandomConv(std::mt19937& rng) {
+  static const int kChannels[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 64, 96};
+  static const int kKernels[] = {1, 1, 1, 2, 3, 3, 3, 5, 7};
+  ConvCase c;
+  QConvShape& s = c.shape;
+  s.batches = 1 + rng() % 2;
+  s.in_h = 1 + rng() % 12;
+  s.in_w = 1 + rng() % 12;
+  s.in_c = kChannels[rng() % (sizeof(kChannels) / sizeof(int))];
+  s.kernel_h = kKernels[rng() % (sizeof(kKernels) / sizeof(int))];
+  s.kernel_w = rng() % 4 == 0 ? kKernels[rng() % (sizeof(kKernels) / sizeof(int))] : s.kernel_h;
+  s.stride_h = 1 + rng() % 2;
+  s.stride_w = rng() % 4 == 0 ? 1 + rng() % 3 : s.stride_h;
+  s.dilation_h = rng() % 5 == 0 ? 2 : 1;
+  s.dilation_w = rng() % 5 == 0 ? 2 : s.dilation_h;
+  const bool same = rng() % 2;
+  Window(same, s.in_h, s.kernel_h, s.stride_h, s.dilation_h, &s.out_h, &s.pad_h);
+  Window(same, s.in_w, s.kernel_w, s.stride_w, s.dilation_w, &s.out_w, &s.pad_w);
+  c.out_c = 1 + static_cast<int>(rng() % 80);
+  c.input_signed = rng() % 3 != 0;
+  c.with_bias = rng() % 6 != 0;
+  return c;
+}
+
+// Runs one case through the reference and through `kernel`, with 1 and 2 threads.
+void CheckConv(const ConvCase& c, const QGemmKernel& kernel, std::mt19937& rng) {
+  const QConvShape& s = c.shape;
+  if (s.out_h <= 0 || s.out_w <= 0) return;
+  const int ks = s.kernel_h * s.kernel_w;
+  const RandomQuantization q = MakeQuantization(rng, c.input_signed, c.out_c, ks * s.in_c);
+  const auto input = RandomBytes(rng, static_cast<size_t>(s.batches) * s.in_h * s.in_w * s.in_c);
+  const auto weights = RandomBytes(rng, static_cast<size_t>(c.out_c) * ks * s.in_c);
+
+  reference::ConvParams p;
+  p.stride_height = s.stride_h;
+  p.stride_width = s.stride_w;
+  p.dilation_height = s.dilation_h;
+  p.dilation_width = s.dilation_w;
+  p.pad_height = s.pad_h;
+  p.pad_width = s.pad_w;
+  const Shape in_shape{s.batches, s.in_h, s.in_w, s.in_c};
+  const Shape filter_shape{c.out_c, s.kernel_h, s.kernel_w, s.in_c};
+  const Shape out_shape{s.batches, s.out_h, s.out_w, c.out_c};
+  std::vector<uint8_t> want(static_cast<size_t>(out_shape.FlatSize()));
+  const int32_t* bias = c.with_bias ? q.bias.data() : nullptr;
+  if (c.input_signed) {
+    reference::QuantizedConv<int32_t>(p, ReferenceParams(q), in_shape,
+                                      reinterpret_cast<const int8_t*>(input.data()), filter_shape,
+                                      reinterpret_cast<const int8_t*>(weights.data()), bias,
+                                      out_shape, reinterpret_cast<int8_t*>(want.data()));
+  } else {
+    reference::QuantizedConv<int32_t>(p, ReferenceParams(q), in_shape, input.data(), filter_shape,
+                                      weights.data(), bias, out_shape, want.data());
+  }
+
+  const QGemmWeightsDesc desc = Describe(q, weights, c.out_c, ks, s.in_c, c.with_bias);
+  std::vector<uint8_t> packed_buffer(QGemmPackedSize(kernel, c.out_c, ks, s.in_c) + 64);
+  const QGemmPacked packed = QGemmPack(kernel, desc, packed_buffer.data());
+  const std::vector<uint8_t> zero_row(static_cast<size_t>(s.in_c),
+                                      static_cast<uint8_t>(q.input_zp));
+  for (int threads : {1, 2}) {
+    ThreadPool pool(threads);
+    std::vector<uint8_t> got(want.size(), 0xEE);
+    RunQGemmConv(packed, s, input.data(), zero_row.data(), got.data(), &pool);
+    ASSERT_EQ(got, want) << kernel.name << " threads " << threads << ": " << c.Describe();
+  }
+}
+
+class QGemmPathTest : public ::testing::TestWithParam<cpu::Isa> {
+ protected:
+  const QGemmKernel& kernel() const { return *QGemmKernelFor(GetParam()); }
+};
+
+TEST_P(QGemmPathTest, RandomConvolutionsMatchReference) {
+  std::mt19937 rng(1234 + static_cast<int>(GetParam()));
+  for (int i = 0; i < 400; ++i) {
+    SCOPED_TRACE(i);
+    CheckConv(RandomConv(rng), kernel(), rng);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_P(QGemmPathTest, PointwiseAndLargeChannelCounts) {
+  std::mt19937 rng(99);
+  for (int in_c : {4, 16, 63, 64, 144, 256, 513}) {
+    for (int out_c : {1, 16, 24, 64, 65, 144}) {
+      ConvCase c;
+      c.shape.in_h = 3;
+      c.shape.in_w = 5;
+      c.shape.in_c = in_c;
+      c.shape.out_h = 3;
+      c.shape.out_w = 5;
+      c.out_c = out_c;
+      c.input_signed = (in_c + out_c) % 3 != 0;
+      CheckConv(c, kernel(), rng);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST_P(QGemmPathTest, RandomFullyConnectedMatchesReference) {
+  std::mt19937 rng(77);
+  for (int i = 0; i < 200; ++i) {
+    const int batches = 1 + rng() % 6;
+    const int depth = 1 + rng() % 300;
+    const int units = 1 + rng() % 100;
+    const bool input_signed = rng() % 3 != 0;
+    const RandomQuantization q = MakeQuantization(rng, input_signed, units, depth);
+    const auto input = RandomBytes(rng, static_cast<size_t>(batches) * depth);
+    const auto weights = RandomBytes(rng, static_cast<size_t>(units) * depth);
+    std::vector<uint8_t> want(static_cast<size_t>(batches) * units);
+    if (input_signed) {
+      reference::QuantizedFullyConnected<int32_t>(
+          ReferenceParams(q), batches, depth, units, reinterpret_cast<const int8_t*>(input.data()),
+          reinterpret_cast<const int8_t*>(weights.data()), q.bias.data(),
+          reinterpret_cast<int8_t*>(want.data()));
+    } else {
+      reference::QuantizedFullyConnected<int32_t>(ReferenceParams(q), batches, depth, units,
+                                                  input.data(), weights.data(), q.bias.data(),
+                                                  want.data());
+    }
+    std::vector<uint8_t> packed_buffer(QGemmPackedSize(kernel(), units, 1, depth));
+    const QGemmPacked packed =
+        QGemmPack(kernel(), Describe(q, weights, units, 1, depth, true), packed_buffer.data());
+    for (int threads : {1, 2}) {
+      ThreadPool pool(threads);
+      std::vector<uint8_t> got(want.size(), 0xEE);
+      RunQGemmRows(packed, batches, input.data(), static_cast<size_t>(depth), got.data(), &pool);
+      ASSERT_EQ(got, want) << kernel().name << " case " << i << " batches " << batches << " depth "
+                           << depth << " units " << units;
+    }
+  }
+}
+
+// With all-zero int8 weights the accumulator is exactly the bias, so crafted biases put the
+// requantization on its rounding boundaries: (acc * M / 2^(31 - shift)) = y + 1/2 exactly, and
+// a few units either side, for every shift in [-31, 30] the spec allows.
+TEST_P(QGemmPathTest, RequantizationRoundingBoundaries) {
+  std::mt19937 rng(5);
+  constexpr int kColumns = 64;
+  for (int shift = -31; shift <= 30; ++shift) {
+    for (int trial = 0; trial < 20; ++trial) {
+      RandomQuantization q;
+      q.input_signed = true;
+      q.output_zp = static_cast<int32_t>(rng() % 256) - 128;
+      for (int c = 0; c < kColumns; ++c) {
+        // Multipliers with few significant bits make exact ties (x * M landing on half a
+        // unit) common in both rounding steps; random ones exercise everything else.
+        static const int32_t kTieProne[] = {1 << 30,    3 << 29,       5 << 28, 7 << 28,
+                                            0x7fffffff, (1 << 30) + 1, 0};
+        const int32_t m =
+            rng() % 2 ? kTieProne[rng() % 7] : (1 << 30) + static_cast<int32_t>(rng() % (1u << 30));
+        q.multipliers.push_back(m);
+        q.shifts.push_back(shift);
+        // acc with acc * m * 2^shift / 2^31 close to y + 0.5 for a y in the output range.
+        const double y = static_cast<double>(static_cast<int>(rng() % 300) - 150) + 0.5;
+        const double acc = y * std::ldexp(1.0, 31 - shift) / std::max<int32_t>(m, 1);
+        const double clamped = std::max(-2147483648.0, std::min(2147483647.0, std::round(acc)));
+        q.bias.push_back(static_cast<int32_t>(clamped) + static_cast<int32_t>(rng() % 7) - 3);
+      }
+      const std::vector<uint8_t> weights(kColumns * 4, 0);
+      const std::vector<uint8_t> input(4, static_cast<uint8_t>(rng()));
+      std::vector<uint8_t> want(kColumns);
+      for (int c = 0; c < kColumns; ++c) {
+        const int32_t scaled =
+            quant::MultiplyByQuantizedMultiplier(q.bias[c], q.multipliers[c], q.shifts[c]);
+        // Where scaled + zero point leaves int32 (the reference's own arithmetic overflows
+        // there), Octet's kernels define it as wrapping.
+        const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(scaled) +
+                                               static_cast<uint32_t>(q.output_zp));
+        want[c] = static_cast<uint8_t>(static_cast<int8_t>(std::min(127, std::max(-128, v))));
+      }
+      std::vector<uint8_t> packed_buffer(QGemmPackedSize(kernel(), kColumns, 1, 4));
+      const QGemmPacked packed =
+          QGemmPack(kernel(), Describe(q, weights, kColumns, 1, 4, true), packed_buffer.data());
+      std::vector<uint8_t> got(kColumns);
+      RunQGemmRows(packed, 1, input.data(), 4, got.data(), nullptr);
+      ASSERT_EQ(got, want) << kernel().name << " shift " << shift;
+    }
+  }
+}
+
+std::string PathName(const ::testing::TestParamInfo<cpu::Isa>& info) {
+  return cpu::IsaName(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, QGemmPathTest, ::testing::ValuesIn(SupportedPaths()), PathName);
+
+}  // namespace
+}  // namespace octet::optimized
