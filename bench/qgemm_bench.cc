@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/dispatch.h"
 #include "kernels/optimized/qgemm/qgemm_driver.h"
-#include "kernels/optimized/qgemm/qgemm_kernels.h"
 #include "kernels/threads/thread_pool.h"
 #include "peak.h"
 

@@ -128,7 +128,8 @@ void Kernel(const QGemmTile& t) {
   for (int p = 0; p < NP; ++p) {
     const int columns = nc - p * kNr;
     if (columns <= 0) break;
-    const avx512::RequantPanel rq = avx512::LoadRequantPanel(t.rq, p * kNr);
+    const avx512::RequantPanel rq =
+        avx512::LoadRequantPanel(t.rq, p * kNr, p * kNr, avx512::MergeInterleavedHalves());
     __m512i out[kMr];
 #pragma GCC unroll 4
     for (int m = 0; m < kMr; ++m) {

@@ -2,9 +2,8 @@
 // activation clamp) on 16 int32 lanes, exact for every input. For AVX-512 translation units
 // only; everything is static so no copy can leak into another ISA's code.
 //
-// Lanes are in the "interleaved halves" order of QGemmKernel: lane 2j holds column j and lane
-// 2j + 1 column 8 + j, so the even 64-bit products are columns 0-7 and the odd ones 8-15, and
-// the per-column 64-bit constants load straight from column-ordered arrays.
+// The 64-bit products of even and odd lanes are rounded separately; the packer lays the
+// per-lane 64-bit constants out to match (see QGemmKernel::interleave_halves, QDwOrder).
 #pragma once
 
 #include <immintrin.h>
@@ -15,27 +14,44 @@
 
 namespace octet::optimized::avx512 {
 
-// Constants of one 16-column panel, loaded once per tile.
+// Constants of one 16-lane accumulator, loaded once per tile. "lo" holds the even lanes'
+// 64-bit constants, "hi" the odd lanes'; `merge` picks the low dword of each 64-bit result
+// back into the accumulator's output order.
 struct RequantPanel {
-  __m512i multiplier;          // lane order
+  __m512i multiplier;          // per lane
   __m512i multiplier_odd;      // the odd lanes' multipliers, in the even dwords
-  __m512i left_shift;          // lane order
-  __m512i add_lo, add_hi;      // round_add of columns 0-7 / 8-15
+  __m512i left_shift;          // per lane
+  __m512i add_lo, add_hi;      // round_add
   __m512i sub_lo, sub_hi;      // negative_sub
   __m512i shift_lo, shift_hi;  // total_shift
+  __m512i merge;
 };
 
-static inline RequantPanel LoadRequantPanel(const QGemmRequant& rq, int column) {
+// Lanes 2j / 2j + 1 hold columns j / 8 + j (QGemmKernel::interleave_halves): the merged result
+// is in column order.
+static inline __m512i MergeInterleavedHalves() {
+  return _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+}
+// Lanes in their own order (the 64-bit constants of even lanes first, then odd ones).
+static inline __m512i MergeInLaneOrder() {
+  return _mm512_setr_epi32(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+}
+
+// `column` indexes the int32 arrays (one entry per lane) and `column64` the int64 ones
+// (8 even-lane entries, then 8 odd-lane entries).
+static inline RequantPanel LoadRequantPanel(const QGemmRequant& rq, int column, int column64,
+                                            __m512i merge) {
   RequantPanel p;
   p.multiplier = _mm512_loadu_si512(rq.multiplier + column);
   p.multiplier_odd = _mm512_srli_epi64(p.multiplier, 32);
   p.left_shift = _mm512_max_epi32(_mm512_loadu_si512(rq.shift + column), _mm512_setzero_si512());
-  p.add_lo = _mm512_loadu_si512(rq.round_add + column);
-  p.add_hi = _mm512_loadu_si512(rq.round_add + column + 8);
-  p.sub_lo = _mm512_loadu_si512(rq.negative_sub + column);
-  p.sub_hi = _mm512_loadu_si512(rq.negative_sub + column + 8);
-  p.shift_lo = _mm512_loadu_si512(rq.total_shift + column);
-  p.shift_hi = _mm512_loadu_si512(rq.total_shift + column + 8);
+  p.add_lo = _mm512_loadu_si512(rq.round_add + column64);
+  p.add_hi = _mm512_loadu_si512(rq.round_add + column64 + 8);
+  p.sub_lo = _mm512_loadu_si512(rq.negative_sub + column64);
+  p.sub_hi = _mm512_loadu_si512(rq.negative_sub + column64 + 8);
+  p.shift_lo = _mm512_loadu_si512(rq.total_shift + column64);
+  p.shift_hi = _mm512_loadu_si512(rq.total_shift + column64 + 8);
+  p.merge = merge;
   return p;
 }
 
@@ -49,7 +65,7 @@ static inline __m512i RoundProduct(__m512i product, __m512i add, __m512i sub, __
   return _mm512_srav_epi64(p, shift);
 }
 
-// MultiplyByQuantizedMultiplier per lane; the result is in column order 0..15.
+// MultiplyByQuantizedMultiplier per lane, merged as the panel says.
 template <bool kLeftShift>
 static inline __m512i MultiplyByQuantizedMultiplier(__m512i acc, const RequantPanel& p) {
   const __m512i x = kLeftShift ? _mm512_sllv_epi32(acc, p.left_shift) : acc;
@@ -57,9 +73,7 @@ static inline __m512i MultiplyByQuantizedMultiplier(__m512i acc, const RequantPa
       RoundProduct(_mm512_mul_epi32(x, p.multiplier), p.add_lo, p.sub_lo, p.shift_lo);
   const __m512i hi = RoundProduct(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), p.multiplier_odd),
                                   p.add_hi, p.sub_hi, p.shift_hi);
-  // The low dword of every qword: columns 0-7 from lo, 8-15 from hi.
-  const __m512i pick = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  return _mm512_permutex2var_epi32(lo, pick, hi);
+  return _mm512_permutex2var_epi32(lo, p.merge, hi);
 }
 
 // Adds the output zero point and clamps to [act_min, act_max].

@@ -1,7 +1,9 @@
-// The quantized GEMM micro-kernel of each kernel path.
+// Which micro-kernel each op family runs on each kernel path: the one place that maps a path
+// (cpu::Isa) to code. A family's glue asks here in prepare, once.
 #pragma once
 
 #include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/qdw/qdw.h"
 #include "kernels/optimized/qgemm/qgemm.h"
 
 namespace octet::optimized {
@@ -9,5 +11,6 @@ namespace octet::optimized {
 // The micro-kernel for `isa`, or nullptr for the reference path and for paths this build or
 // this CPU lacks.
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa);
+const QDwKernel* QDwKernelFor(cpu::Isa isa);
 
 }  // namespace octet::optimized

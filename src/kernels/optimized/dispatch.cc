@@ -1,0 +1,42 @@
+#include "kernels/optimized/dispatch.h"
+
+namespace octet::optimized {
+namespace {
+
+// The entry of `table` (scalar, avx2, avx512vnni) for `isa`, if this CPU runs it.
+template <typename Kernel>
+const Kernel* Pick(cpu::Isa isa, const Kernel* scalar, const Kernel* avx2,
+                   const Kernel* avx512vnni) {
+  if (!cpu::CpuSupports(isa)) return nullptr;
+  switch (isa) {
+    case cpu::Isa::kReference:
+      return nullptr;
+    case cpu::Isa::kScalar:
+      return scalar;
+    case cpu::Isa::kAvx2:
+      return avx2;
+    case cpu::Isa::kAvx512Vnni:
+      return avx512vnni;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+#if defined(OCTET_HAVE_X86_KERNELS)
+const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
+  return Pick(isa, &kQGemmScalar, &kQGemmAvx2, &kQGemmAvx512Vnni);
+}
+const QDwKernel* QDwKernelFor(cpu::Isa isa) {
+  return Pick(isa, &kQDwScalar, &kQDwAvx2, &kQDwAvx512Vnni);
+}
+#else
+const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
+  return Pick<QGemmKernel>(isa, &kQGemmScalar, nullptr, nullptr);
+}
+const QDwKernel* QDwKernelFor(cpu::Isa isa) {
+  return Pick<QDwKernel>(isa, &kQDwScalar, nullptr, nullptr);
+}
+#endif
+
+}  // namespace octet::optimized

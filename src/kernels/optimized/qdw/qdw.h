@@ -1,0 +1,59 @@
+// The interface between the portable quantized depthwise-convolution driver and its
+// micro-kernels (one per instruction set). Plain aggregates only, no inline code: per-ISA
+// translation units include this header and nothing else of ours (see qgemm.h).
+//
+// Per output pixel and channel c (depth multiplier 1; the driver expands other multipliers):
+//   acc = bias'[c] + Σ_taps (w[tap][c] + filter_offset) * x[tap][c]
+// where bias' folds the reference's bias + input_offset * Σ(w + filter_offset), and padding
+// taps read a row holding the input zero point, which makes their term vanish exactly as in
+// the reference. Requantization as in QGemmRequant.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/optimized/qgemm/qgemm.h"
+
+namespace octet::optimized {
+
+// How a kernel wants channels ordered inside a block of `block` channels.
+enum class QDwOrder : int {
+  kNatural = 0,
+  // Tap pairs interleaved with 16-bit unpacks: each 128-bit lane of 8 channels splits into
+  // accumulator 0 (its channels 0-3) and accumulator 1 (channels 4-7). Per-channel int32
+  // arrays follow accumulator order; the int64 ones additionally split even and odd lanes.
+  kUnpacked = 1,
+};
+
+struct QDwTile {
+  int pixels;    // output pixels in this call
+  int channels;  // channels (input = output)
+  int ks;        // taps per pixel
+  // Where pixel p's tap t starts (its channel 0): a[p * ks + t] when tap_offsets is null
+  // (pixels near padding), else base + p * pixel_step + tap_offsets[t] (interior pixels).
+  const uint8_t* const* a;
+  const uint8_t* base;
+  size_t pixel_step;
+  const ptrdiff_t* tap_offsets;
+  const void* w;    // packed weights: [block][tap pair][block channels][2] int16
+  QGemmRequant rq;  // per-channel arrays in the kernel's block order
+  bool input_signed;
+  uint8_t* c;  // output pixel 0, channel 0
+  size_t c_pixel_stride;
+};
+
+using QDwFn = void (*)(const QDwTile& tile);
+
+struct QDwKernel {
+  const char* name;
+  int block;  // channels per step; per-channel arrays are padded to a multiple of it
+  QDwOrder order;
+  bool split_int64;  // int64 requant arrays with even and odd accumulator lanes apart
+  QDwFn run;
+};
+
+extern const QDwKernel kQDwScalar;
+extern const QDwKernel kQDwAvx2;
+extern const QDwKernel kQDwAvx512Vnni;
+
+}  // namespace octet::optimized

@@ -1,0 +1,140 @@
+#include "kernels/optimized/qdw/qdw_driver.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/threads/thread_pool.h"
+
+namespace octet::optimized {
+namespace {
+
+constexpr int kMaxTablePointers = 2048;
+
+// The first output column whose taps all lie at or right of column 0, and one past the last
+// whose taps all lie left of in_w.
+void InteriorColumns(const QDwShape& s, int* begin, int* end) {
+  const int span = (s.kernel_w - 1) * s.dilation_w;
+  *begin = std::min(s.out_w, (s.pad_w + s.stride_w - 1) / s.stride_w);
+  const int last = s.in_w - 1 - span + s.pad_w;  // largest ox * stride allowed
+  *end = last < 0 ? 0 : std::min(s.out_w, last / s.stride_w + 1);
+  if (*end < *begin) *end = *begin;
+}
+
+}  // namespace
+
+size_t QDepthwiseScratchBytes(const QDwShape& s) {
+  if (s.depth_multiplier == 1) return 0;
+  return static_cast<size_t>(s.batches) * s.in_h * s.in_w * s.in_c * s.depth_multiplier;
+}
+
+bool QDepthwiseSupportsTaps(int taps) { return taps >= 1 && taps <= kMaxTablePointers; }
+
+void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* input,
+                   const uint8_t* zero_row, uint8_t* scratch, uint8_t* output, ThreadPool* pool) {
+  const int channels = s.in_c * s.depth_multiplier;
+  if (s.depth_multiplier > 1) {
+    // Output channel ic * multiplier + m reads input channel ic.
+    const size_t pixels = static_cast<size_t>(s.batches) * s.in_h * s.in_w;
+    for (size_t p = 0; p < pixels; ++p) {
+      const uint8_t* in = input + p * s.in_c;
+      uint8_t* out = scratch + p * channels;
+      for (int ic = 0; ic < s.in_c; ++ic) {
+        for (int m = 0; m < s.depth_multiplier; ++m) *out++ = in[ic];
+      }
+    }
+    input = scratch;
+  }
+  const int ks = s.kernel_h * s.kernel_w;
+  const size_t pixel_bytes = static_cast<size_t>(channels);
+  int interior_begin, interior_end;
+  InteriorColumns(s, &interior_begin, &interior_end);
+  // Tap offsets from a pixel's top-left tap, for rows whose taps are all inside the image.
+  ptrdiff_t tap_offsets[kMaxTablePointers];
+  for (int fy = 0, t = 0; fy < s.kernel_h; ++fy) {
+    for (int fx = 0; fx < s.kernel_w; ++fx, ++t) {
+      tap_offsets[t] =
+          (static_cast<ptrdiff_t>(fy) * s.dilation_h * s.in_w + fx * s.dilation_w) * channels;
+    }
+  }
+  const int chunk = std::max(1, kMaxTablePointers / ks);
+  const int rows = s.batches * s.out_h;
+  const int threads = pool ? pool->threads() : 1;
+  const int tasks = static_cast<int>(SuggestedTaskCount(static_cast<size_t>(rows), threads));
+  const int rows_per_task = (rows + tasks - 1) / tasks;
+
+  auto run_table = [&](const uint8_t* image, int oy, int ox0, int pixels, uint8_t* out,
+                       const uint8_t** table) {
+    const uint8_t** entry = table;
+    for (int i = 0; i < pixels; ++i) {
+      const int iy0 = oy * s.stride_h - s.pad_h;
+      const int ix0 = (ox0 + i) * s.stride_w - s.pad_w;
+      for (int fy = 0; fy < s.kernel_h; ++fy) {
+        const int iy = iy0 + fy * s.dilation_h;
+        for (int fx = 0; fx < s.kernel_w; ++fx) {
+          const int ix = ix0 + fx * s.dilation_w;
+          const bool inside = iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w;
+          *entry++ =
+              inside ? image + (static_cast<size_t>(iy) * s.in_w + ix) * pixel_bytes : zero_row;
+        }
+      }
+    }
+    QDwTile t{};
+    t.pixels = pixels;
+    t.channels = channels;
+    t.ks = ks;
+    t.a = table;
+    t.w = packed.weights;
+    t.rq = packed.rq;
+    t.input_signed = packed.input_signed;
+    t.c = out;
+    t.c_pixel_stride = pixel_bytes;
+    packed.kernel->run(t);
+  };
+
+  auto task = [&](size_t index) {
+    const uint8_t* table[kMaxTablePointers];
+    const int row_begin = static_cast<int>(index) * rows_per_task;
+    const int row_end = std::min(rows, row_begin + rows_per_task);
+    for (int row = row_begin; row < row_end; ++row) {
+      const int b = row / s.out_h;
+      const int oy = row % s.out_h;
+      const uint8_t* image = input + static_cast<size_t>(b) * s.in_h * s.in_w * pixel_bytes;
+      uint8_t* out_row = output + static_cast<size_t>(row) * s.out_w * pixel_bytes;
+      const int iy0 = oy * s.stride_h - s.pad_h;
+      const bool rows_inside = iy0 >= 0 && iy0 + (s.kernel_h - 1) * s.dilation_h < s.in_h;
+      const int begin = rows_inside ? interior_begin : s.out_w;
+      const int end = rows_inside ? interior_end : s.out_w;
+      // Edge pixels through the table, the interior run through the tap offsets.
+      for (int ox = 0; ox < begin; ox += chunk) {
+        run_table(image, oy, ox, std::min(chunk, begin - ox), out_row + ox * pixel_bytes, table);
+      }
+      if (end > begin) {
+        QDwTile t{};
+        t.pixels = end - begin;
+        t.channels = channels;
+        t.ks = ks;
+        t.base = image + (static_cast<size_t>(iy0) * s.in_w +
+                          (static_cast<size_t>(begin) * s.stride_w - s.pad_w)) *
+                             pixel_bytes;
+        t.pixel_step = static_cast<size_t>(s.stride_w) * pixel_bytes;
+        t.tap_offsets = tap_offsets;
+        t.w = packed.weights;
+        t.rq = packed.rq;
+        t.input_signed = packed.input_signed;
+        t.c = out_row + begin * pixel_bytes;
+        t.c_pixel_stride = pixel_bytes;
+        packed.kernel->run(t);
+      }
+      for (int ox = std::max(begin, end); ox < s.out_w; ox += chunk) {
+        run_table(image, oy, ox, std::min(chunk, s.out_w - ox), out_row + ox * pixel_bytes, table);
+      }
+    }
+  };
+  if (pool) {
+    pool->ParallelFor(static_cast<size_t>(tasks), task);
+  } else {
+    for (int i = 0; i < tasks; ++i) task(static_cast<size_t>(i));
+  }
+}
+
+}  // namespace octet::optimized

@@ -1,0 +1,110 @@
+// Quantized depthwise convolution for AVX2: 16 channels per step, taps widened to int16 and
+// interleaved into pairs (16-bit unpacks), vpmaddwd for exact pair sums (no vpmaddubsw: its
+// 16-bit sums saturate). Channel order as in the AVX-512 kernel (QDwOrder::kUnpacked).
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/optimized/qdw/qdw.h"
+#include "kernels/optimized/x86/requant_avx2.h"
+
+namespace octet::optimized {
+namespace {
+
+constexpr int kBlock = 16;
+
+template <bool kSigned>
+static inline __m256i Widen(__m128i bytes) {
+  return kSigned ? _mm256_cvtepi8_epi16(bytes) : _mm256_cvtepu8_epi16(bytes);
+}
+
+// 16 channel bytes at p, of which only `count` are readable when count < 16.
+template <bool kSigned>
+static inline __m256i LoadWidened(const uint8_t* p, int count) {
+  if (count >= kBlock) return Widen<kSigned>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  alignas(16) uint8_t buffer[kBlock] = {};
+  std::memcpy(buffer, p, static_cast<size_t>(count));
+  return Widen<kSigned>(_mm_load_si128(reinterpret_cast<const __m128i*>(buffer)));
+}
+
+template <bool kOffsets>
+struct Taps {
+  const QDwTile& t;
+  const uint8_t* operator()(int pixel, int tap) const {
+    if (kOffsets) return t.base + static_cast<size_t>(pixel) * t.pixel_step + t.tap_offsets[tap];
+    return t.a[static_cast<size_t>(pixel) * t.ks + tap];
+  }
+};
+
+template <bool kSigned, bool kOffsets>
+void Kernel(const QDwTile& t) {
+  const int channels = t.channels;
+  const int ks = t.ks;
+  const int pairs = (ks + 1) / 2;
+  const auto* weights = static_cast<const int16_t*>(t.w);
+  const QGemmRequant rq = t.rq;
+  const Taps<kOffsets> tap{t};
+  const __m256i zero_point = _mm256_set1_epi32(rq.output_zero_point);
+  const __m256i act_min = _mm256_set1_epi32(rq.act_min);
+  const __m256i act_max = _mm256_set1_epi32(rq.act_max);
+  const size_t stride = t.c_pixel_stride;
+
+  // Pixels outside, channel blocks inside: with 16 ymm registers the per-block constants are
+  // reloaded from L1 anyway, and each pixel's input bytes are read while their line is hot.
+  for (int pixel = 0; pixel < t.pixels; ++pixel) {
+    uint8_t* out = t.c + static_cast<size_t>(pixel) * stride;
+    for (int c0 = 0; c0 < channels; c0 += kBlock, out += kBlock) {
+      const int rest = channels - c0;
+      const int16_t* w = weights + static_cast<size_t>(c0) * pairs * 2;
+      __m256i acc0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rq.bias + c0));
+      __m256i acc1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rq.bias + c0 + 8));
+      for (int q = 0; q < pairs; ++q, w += 2 * kBlock) {
+        const __m256i x0 = LoadWidened<kSigned>(tap(pixel, 2 * q) + c0, rest);
+        const __m256i x1 = 2 * q + 1 < ks ? LoadWidened<kSigned>(tap(pixel, 2 * q + 1) + c0, rest)
+                                          : _mm256_setzero_si256();
+        acc0 = _mm256_add_epi32(
+            acc0, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1),
+                                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))));
+        acc1 = _mm256_add_epi32(
+            acc1,
+            _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1),
+                              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + kBlock))));
+      }
+      const avx2::RequantLanes r0 = avx2::LoadRequantLanes(rq.multiplier + c0, rq.shift + c0);
+      const avx2::RequantLanes r1 =
+          avx2::LoadRequantLanes(rq.multiplier + c0 + 8, rq.shift + c0 + 8);
+      const __m256i y0 = avx2::FinishOutput(avx2::MultiplyByQuantizedMultiplier(acc0, r0),
+                                            zero_point, act_min, act_max);
+      const __m256i y1 = avx2::FinishOutput(avx2::MultiplyByQuantizedMultiplier(acc1, r1),
+                                            zero_point, act_min, act_max);
+      // Per 128-bit lane: channels 8L..8L+3 from y0 and 8L+4..8L+7 from y1.
+      const __m256i words = _mm256_packs_epi32(y0, y1);
+      const __m256i bytes =
+          kSigned ? _mm256_packs_epi16(words, words) : _mm256_packus_epi16(words, words);
+      const __m128i ordered = _mm256_castsi256_si128(_mm256_permute4x64_epi64(bytes, 0x08));
+      if (rest >= kBlock) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), ordered);
+      } else {
+        alignas(16) uint8_t buffer[kBlock];
+        _mm_store_si128(reinterpret_cast<__m128i*>(buffer), ordered);
+        std::memcpy(out, buffer, static_cast<size_t>(rest));
+      }
+    }
+  }
+}
+
+void Run(const QDwTile& t) {
+  const bool offsets = t.tap_offsets != nullptr;
+  if (t.input_signed) {
+    offsets ? Kernel<true, true>(t) : Kernel<true, false>(t);
+  } else {
+    offsets ? Kernel<false, true>(t) : Kernel<false, false>(t);
+  }
+}
+
+}  // namespace
+
+const QDwKernel kQDwAvx2 = {"qdw_avx2_16", kBlock, QDwOrder::kUnpacked, false, &Run};
+
+}  // namespace octet::optimized
