@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "kernels/threads/cpu_backend_context.h"
+
 namespace tflite {
 namespace {
 
@@ -23,7 +25,9 @@ TfLiteQuantization FromLegacy(TfLiteQuantizationParams p) {
 }  // namespace
 
 Interpreter::Interpreter(ErrorReporter* error_reporter)
-    : error_reporter_(error_reporter ? error_reporter : DefaultErrorReporter()) {
+    : error_reporter_(error_reporter ? error_reporter : DefaultErrorReporter()),
+      own_cpu_backend_context_(std::make_unique<octet::CpuBackendContext>()) {
+  external_contexts_[kTfLiteCpuBackendContext] = own_cpu_backend_context_.get();
   AddSubgraphs(1);
 }
 
@@ -39,7 +43,31 @@ void Interpreter::AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_ind
   for (int i = 0; i < subgraphs_to_add; ++i) {
     const int index = static_cast<int>(subgraphs_.size());
     subgraphs_.push_back(std::make_unique<Subgraph>(error_reporter_, &subgraphs_, index));
+    Subgraph& added = *subgraphs_.back();
+    added.SetNumThreads(num_threads_);
+    added.SetProfiler(profiler_);
+    for (int type = 0; type < kTfLiteMaxExternalContexts; ++type) {
+      added.SetExternalContext(static_cast<TfLiteExternalContextType>(type),
+                               external_contexts_[type]);
+    }
   }
+}
+
+void Interpreter::SetProfiler(Profiler* profiler) {
+  profiler_ = profiler;
+  for (auto& s : subgraphs_) s->SetProfiler(profiler);
+}
+
+void Interpreter::SetProfiler(std::unique_ptr<Profiler> profiler) {
+  SetProfiler(profiler.get());
+  owned_profiler_ = std::move(profiler);
+}
+
+void Interpreter::SetExternalContext(TfLiteExternalContextType type, TfLiteExternalContext* ctx) {
+  if (type < 0 || type >= kTfLiteMaxExternalContexts) return;
+  if (type == kTfLiteCpuBackendContext && ctx == nullptr) ctx = own_cpu_backend_context_.get();
+  external_contexts_[type] = ctx;
+  for (auto& s : subgraphs_) s->SetExternalContext(type, ctx);
 }
 
 Subgraph* Interpreter::subgraph(int index) {
@@ -148,6 +176,7 @@ TfLiteStatus Interpreter::SetNumThreads(int num_threads) {
   }
   num_threads_ = num_threads;
   for (auto& s : subgraphs_) s->SetNumThreads(num_threads);
+  own_cpu_backend_context_->SetMaxNumThreads(num_threads);
   return kTfLiteOk;
 }
 

@@ -1,5 +1,7 @@
 #include "tensorflow/lite/interpreter_builder.h"
 
+#include "kernels/cpu/cpu_features.h"
+
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
@@ -212,6 +214,12 @@ TfLiteStatus InterpreterBuilder::operator()(std::unique_ptr<Interpreter>* interp
   interpreter->reset();
   if (model_ == nullptr) {
     Report("no model to build an interpreter from (it failed to load)");
+    return kTfLiteError;
+  }
+  // A forced kernel path this CPU cannot run (OCTET_ISA) is refused here, before any kernel.
+  const std::string isa_problem = octet::cpu::CheckIsaSelection();
+  if (!isa_problem.empty()) {
+    Report("%s", isa_problem.c_str());
     return kTfLiteError;
   }
   const auto* subgraphs = model_->subgraphs();

@@ -8,6 +8,7 @@
 
 #include "core/graph_info.h"
 #include "delegates/partition.h"
+#include "format/parse_options.h"
 #include "memory/arena_planner.h"
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/util.h"
@@ -32,6 +33,12 @@ void ContextReportError(TfLiteContext* ctx, const char* format, ...) {
   va_start(args, format);
   Self(ctx)->error_reporter()->Report(format, args);
   va_end(args);
+}
+
+// A node's op name with static lifetime, as profile events need it.
+const char* ProfilingTag(const TfLiteRegistration& reg) {
+  if (reg.custom_name != nullptr) return reg.custom_name;
+  return octet::format::BuiltinOperatorName(reg.builtin_code);
 }
 
 // Sets a flag for the lifetime of a scope (re-entrancy guards).
@@ -148,10 +155,14 @@ void Subgraph::SetupContextCallbacks() {
          TfLiteDelegate* delegate) -> TfLiteStatus {
     return Self(ctx)->ReplaceNodeSubsetsWithDelegateKernels(registration, nodes, delegate);
   };
-  context_.GetExternalContext =
-      [](TfLiteContext*, TfLiteExternalContextType) -> TfLiteExternalContext* { return nullptr; };
-  context_.SetExternalContext = [](TfLiteContext*, TfLiteExternalContextType,
-                                   TfLiteExternalContext*) {};
+  context_.GetExternalContext = [](TfLiteContext* ctx,
+                                   TfLiteExternalContextType type) -> TfLiteExternalContext* {
+    return Self(ctx)->GetExternalContext(type);
+  };
+  context_.SetExternalContext = [](TfLiteContext* ctx, TfLiteExternalContextType type,
+                                   TfLiteExternalContext* external) {
+    Self(ctx)->SetExternalContext(type, external);
+  };
   context_.AllocatePersistentBuffer = [](TfLiteContext* ctx, size_t bytes) -> void* {
     Subgraph* self = Self(ctx);
     self->persistent_buffers_.emplace_back(bytes + 16);
@@ -195,6 +206,35 @@ void Subgraph::SetupContextCallbacks() {
   };
   context_.GetModelMetadata = [](const TfLiteContext*, const char*, const char**,
                                  size_t*) -> TfLiteStatus { return kTfLiteError; };
+}
+
+void Subgraph::SetExternalContext(TfLiteExternalContextType type, TfLiteExternalContext* ctx) {
+  if (type >= 0 && type < kTfLiteMaxExternalContexts) external_contexts_[type] = ctx;
+}
+
+TfLiteExternalContext* Subgraph::GetExternalContext(TfLiteExternalContextType type) const {
+  return type >= 0 && type < kTfLiteMaxExternalContexts ? external_contexts_[type] : nullptr;
+}
+
+void Subgraph::SetProfiler(Profiler* profiler) {
+  profiler_ = profiler;
+  context_.profiler = profiler;
+}
+
+void Subgraph::SetNodeKernelName(const TfLiteNode* node, const char* name) {
+  for (size_t i = 0; i < nodes_and_registration_.size(); ++i) {
+    if (&nodes_and_registration_[i].first != node) continue;
+    if (node_kernel_names_.size() <= i) node_kernel_names_.resize(nodes_and_registration_.size());
+    node_kernel_names_[i] = name;
+    return;
+  }
+}
+
+const char* Subgraph::NodeKernelName(int node_index) const {
+  if (node_index < 0 || static_cast<size_t>(node_index) >= node_kernel_names_.size()) {
+    return nullptr;
+  }
+  return node_kernel_names_[node_index];
 }
 
 // --- building ----------------------------------------------------------------
@@ -485,7 +525,14 @@ TfLiteStatus Subgraph::InvokeNode(size_t plan_index) {
     ReportError("node %d (%s) has no invoke function", node_index, OpName(node_index).c_str());
     return kTfLiteError;
   }
-  if (reg.invoke(&context_, &node) != kTfLiteOk) {
+  uint32_t event = 0;
+  if (profiler_ != nullptr) {
+    event = profiler_->BeginEvent(ProfilingTag(reg), Profiler::EventType::OPERATOR_INVOKE_EVENT,
+                                  node_index, subgraph_index_);
+  }
+  const TfLiteStatus status = reg.invoke(&context_, &node);
+  if (profiler_ != nullptr) profiler_->EndEvent(event);
+  if (status != kTfLiteOk) {
     ReportError("node %d (%s) failed to invoke", node_index, OpName(node_index).c_str());
     return kTfLiteError;
   }

@@ -11,6 +11,10 @@
 #include "tensorflow/lite/core/subgraph.h"
 #include "tensorflow/lite/signature_runner.h"
 
+namespace octet {
+class CpuBackendContext;
+}
+
 namespace tflite {
 
 class InterpreterBuilder;
@@ -57,7 +61,17 @@ class Interpreter {
   TfLiteStatus ResizeInputTensorStrict(int tensor_index, const std::vector<int>& dims);
   TfLiteStatus ResetVariableTensors();
   TfLiteStatus ModifyGraphWithDelegate(TfLiteDelegate* delegate);
+  // Threads the built-in kernels split their work across (-1: the default, 1).
   TfLiteStatus SetNumThreads(int num_threads);
+  // Receives an OPERATOR_INVOKE_EVENT for every node invoke of every subgraph (null: none).
+  // The profiler must outlive its use; the unique_ptr overload hands it to the interpreter.
+  void SetProfiler(Profiler* profiler);
+  void SetProfiler(std::unique_ptr<Profiler> profiler);
+  Profiler* GetProfiler() { return profiler_; }
+
+  // An external context every subgraph's kernels see (replaces the interpreter's own CPU
+  // backend context for kTfLiteCpuBackendContext).
+  void SetExternalContext(TfLiteExternalContextType type, TfLiteExternalContext* ctx);
 
   // --- tensors -----------------------------------------------------------------
   const std::vector<int>& inputs() const { return primary_subgraph().inputs(); }
@@ -129,6 +143,11 @@ class Interpreter {
   std::map<std::string, std::unique_ptr<SignatureRunner>> signature_runners_;
   std::vector<TfLiteDelegate*> delegates_applied_;
   int num_threads_ = 1;
+  // The thread pool of the built-in kernels, shared by every subgraph.
+  std::unique_ptr<octet::CpuBackendContext> own_cpu_backend_context_;
+  Profiler* profiler_ = nullptr;
+  std::unique_ptr<Profiler> owned_profiler_;
+  TfLiteExternalContext* external_contexts_[kTfLiteMaxExternalContexts] = {};
 };
 
 }  // namespace tflite

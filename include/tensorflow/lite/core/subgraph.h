@@ -12,6 +12,7 @@
 #include "tensorflow/lite/allocation.h"
 #include "tensorflow/lite/c/common.h"
 #include "tensorflow/lite/core/api/error_reporter.h"
+#include "tensorflow/lite/core/api/profiler.h"
 
 namespace octet {
 class ArenaPlanner;
@@ -95,8 +96,20 @@ class Subgraph {
   const octet::PlannerStats* planner_stats() const;
   bool HasDynamicTensors() const { return first_unprepared_node_ < execution_plan_.size(); }
   void SetNumThreads(int num_threads) { context_.recommended_num_threads = num_threads; }
+  // What context->GetExternalContext(type) returns to this subgraph's kernels.
+  void SetExternalContext(TfLiteExternalContextType type, TfLiteExternalContext* ctx);
+  TfLiteExternalContext* GetExternalContext(TfLiteExternalContextType type) const;
   // Whether AllocateTensors must run before the next Invoke.
   bool needs_allocation() const { return needs_allocation_; }
+
+  // Receives an OPERATOR_INVOKE_EVENT per node invoke (null: none); also what kernels see as
+  // context->profiler.
+  void SetProfiler(Profiler* profiler);
+  Profiler* GetProfiler() const { return profiler_; }
+
+  // The implementation node `node_index` runs, as its kernel recorded it (octet/kernel_info.h).
+  void SetNodeKernelName(const TfLiteNode* node, const char* name);
+  const char* NodeKernelName(int node_index) const;
 
   void ReportError(const char* format, ...);
   // Resizes (and for dynamic tensors reallocates) a tensor; takes ownership of new_size.
@@ -137,6 +150,9 @@ class Subgraph {
   std::vector<TfLiteDelegateParams> preview_params_;
   std::deque<std::vector<char>> scratch_buffers_;
   std::deque<std::vector<char>> persistent_buffers_;
+  TfLiteExternalContext* external_contexts_[kTfLiteMaxExternalContexts] = {};
+  std::vector<const char*> node_kernel_names_;  // by node index; null: none recorded
+  Profiler* profiler_ = nullptr;
 };
 
 }  // namespace tflite
