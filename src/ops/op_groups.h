@@ -14,4 +14,9 @@ void AddShapeBuiltins(tflite::MutableOpResolver* resolver);        // src/ops/sh
 void AddControlFlowBuiltins(tflite::MutableOpResolver* resolver);  // src/ops/control/
 void AddCustomOps(tflite::MutableOpResolver* resolver);            // src/ops/custom/
 
+// Replaces the ops that have optimized variants by their reference-pinned registrations
+// (Register_X_REF), for BuiltinRefOpResolver.
+void AddNnReferenceBuiltins(tflite::MutableOpResolver* resolver);           // src/ops/nn/
+void AddElementwiseReferenceBuiltins(tflite::MutableOpResolver* resolver);  // src/ops/elementwise/
+
 }  // namespace octet::ops

@@ -2,6 +2,7 @@
 #include "tensorflow/lite/kernels/register.h"
 
 #include "ops/op_groups.h"
+#include "tensorflow/lite/kernels/register_ref.h"
 
 namespace tflite {
 namespace ops {
@@ -13,6 +14,11 @@ BuiltinOpResolver::BuiltinOpResolver() {
   octet::ops::AddShapeBuiltins(this);
   octet::ops::AddControlFlowBuiltins(this);
   octet::ops::AddCustomOps(this);
+}
+
+BuiltinRefOpResolver::BuiltinRefOpResolver() {
+  octet::ops::AddNnReferenceBuiltins(this);
+  octet::ops::AddElementwiseReferenceBuiltins(this);
 }
 
 }  // namespace builtin

@@ -11,6 +11,10 @@ TfLiteRegistration *Register_ADD();
 TfLiteRegistration *Register_SUB();
 TfLiteRegistration *Register_MUL();
 TfLiteRegistration *Register_DIV();
+// ADD, SUB and MUL pinned to the reference kernels (no optimized variant).
+TfLiteRegistration *Register_ADD_REF();
+TfLiteRegistration *Register_SUB_REF();
+TfLiteRegistration *Register_MUL_REF();
 
 // binary_math.cc
 TfLiteRegistration *Register_POW();

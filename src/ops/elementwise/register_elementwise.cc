@@ -65,4 +65,11 @@ void AddElementwiseBuiltins(tflite::MutableOpResolver *resolver) {
   for (const Entry &e : kEntries) resolver->AddBuiltin(e.op, e.registration(), 1, e.max_version);
 }
 
+void AddElementwiseReferenceBuiltins(tflite::MutableOpResolver *resolver) {
+  using namespace tflite::ops::builtin;  // NOLINT: the Register_X_REF family
+  resolver->AddBuiltin(tflite::BuiltinOperator_ADD, Register_ADD_REF(), 1, 5);
+  resolver->AddBuiltin(tflite::BuiltinOperator_SUB, Register_SUB_REF(), 1, 5);
+  resolver->AddBuiltin(tflite::BuiltinOperator_MUL, Register_MUL_REF(), 1, 7);
+}
+
 }  // namespace octet::ops

@@ -11,6 +11,7 @@
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
+#include "ops/nn/quantized_weighted.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
 #include "tensorflow/lite/kernels/internal/tensor_ctypes.h"
@@ -36,16 +37,22 @@ struct OpData {
   HybridFn hybrid_kernel = nullptr;
   std::vector<float> channel_scales;
   HybridInputScratch hybrid_scratch;
-  // Quantized (int8 / uint8 / int16x8) state.
+  // Quantized (int8 / uint8 / int16x8) state and kernel choice.
   bool quantized = false;
-  QuantizedWeightsData quant;
+  QuantizedWeighted quant;
 };
 
-void* Init(TfLiteContext*, const char*, size_t) { return std::make_unique<OpData>().release(); }
+void* Init(TfLiteContext* context, const char*, size_t) {
+  auto data = std::make_unique<OpData>();
+  // A depth multiplier above 1 on the optimized path needs a scratch tensor.
+  if (AddWeightedScratchTensor(context, &data->quant) != kTfLiteOk) return nullptr;
+  return data.release();
+}
 
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
 
-TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+// `reference_only` pins the reference kernel (Register_DEPTHWISE_CONV_2D_REF).
+TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool reference_only) {
   auto* data = static_cast<OpData*>(node->user_data);
   const auto* params = static_cast<const TfLiteDepthwiseConvParams*>(node->builtin_data);
   TF_LITE_ENSURE_OK(context, RequireParams(context, kOp, params));
@@ -93,9 +100,27 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   reference::DepthwiseParams& p = data->params;
   data->quantized = quantized;
   if (quantized) {
-    TF_LITE_ENSURE_OK(context,
-                      PrepareQuantizedWeightedOp(context, kOp, input, filter, bias, output,
-                                                 params->activation, 3, out_ch, &data->quant));
+    WeightedGeometry g;
+    g.op = WeightedOp::kDepthwise;
+    g.batches = batches;
+    g.in_h = in_h;
+    g.in_w = in_w;
+    g.in_c = in_ch;
+    g.out_h = wh.out_size;
+    g.out_w = ww.out_size;
+    g.out_c = out_ch;
+    g.kernel_h = filter_h;
+    g.kernel_w = filter_w;
+    g.stride_h = params->stride_height;
+    g.stride_w = params->stride_width;
+    g.dilation_h = params->dilation_height_factor;
+    g.dilation_w = params->dilation_width_factor;
+    g.pad_h = wh.pad;
+    g.pad_w = ww.pad;
+    g.depth_multiplier = multiplier;
+    TF_LITE_ENSURE_OK(context, PrepareQuantizedWeighted(context, node, kOp, g, t,
+                                                        params->activation, reference_only,
+                                                        &data->quant));
   } else {
     TF_LITE_ENSURE_OK(context,
                       ActivationRange(context, kOp, params->activation, &p.act_min, &p.act_max));
@@ -124,17 +149,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   return ResizeOutput(context, output, {batches, wh.out_size, ww.out_size, out_ch});
 }
 
-void EvalQuantized(const OpData* data, const TfLiteTensor* input, const TfLiteTensor* filter,
-                   const TfLiteTensor* bias, TfLiteTensor* output) {
-  DispatchQuantizedWeighted(input, bias, [&](auto types) {
-    using Types = decltype(types);
-    reference::QuantizedDepthwiseConv<typename Types::Acc>(
-        data->params, data->quant.params, Shape::Of(input),
-        tflite::GetTensorData<typename Types::T>(input), Shape::Of(filter),
-        tflite::GetTensorData<typename Types::W>(filter),
-        bias ? tflite::GetTensorData<typename Types::B>(bias) : nullptr, Shape::Of(output),
-        tflite::GetTensorData<typename Types::T>(output));
-  });
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  return PrepareImpl(context, node, false);
+}
+TfLiteStatus PrepareReference(TfLiteContext* context, TfLiteNode* node) {
+  return PrepareImpl(context, node, true);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -146,7 +165,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* bias = t.bias;
   TfLiteTensor* output = t.output;
   if (data->quantized) {
-    EvalQuantized(data, input, filter, bias, output);
+    EvalQuantizedWeighted(context, node, data->quant, t);
     return kTfLiteOk;
   }
   if (data->hybrid_kernel) {
@@ -170,6 +189,13 @@ TfLiteRegistration* Register_DEPTHWISE_CONV_2D() {
   namespace op = octet::ops::nn::depthwise_conv_2d;
   static TfLiteRegistration r =
       octet::ops::nn::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+  return &r;
+}
+
+TfLiteRegistration* Register_DEPTHWISE_CONV_2D_REF() {
+  namespace op = octet::ops::nn::depthwise_conv_2d;
+  static TfLiteRegistration r =
+      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::PrepareReference, op::Eval);
   return &r;
 }
 

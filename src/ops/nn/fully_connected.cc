@@ -11,6 +11,7 @@
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
+#include "ops/nn/quantized_weighted.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
 #include "tensorflow/lite/kernels/internal/tensor_ctypes.h"
@@ -39,16 +40,17 @@ struct OpData {
   float weights_scale = 1.f;
   std::vector<float> channel_scales;  // empty: one scale for all units
   std::vector<int8_t> quantized_row;
-  // Quantized (int8 / uint8 / int16x8) state.
+  // Quantized (int8 / uint8 / int16x8) state and kernel choice.
   bool quantized = false;
-  QuantizedWeightsData quant;
+  QuantizedWeighted quant;
 };
 
 void* Init(TfLiteContext*, const char*, size_t) { return std::make_unique<OpData>().release(); }
 
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
 
-TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+// `reference_only` pins the reference kernel (Register_FULLY_CONNECTED_REF).
+TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool reference_only) {
   auto* data = static_cast<OpData*>(node->user_data);
   const auto* params = static_cast<const TfLiteFullyConnectedParams*>(node->builtin_data);
   TF_LITE_ENSURE_OK(context, RequireParams(context, kOp, params));
@@ -81,9 +83,14 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 
   data->quantized = quantized;
   if (quantized) {
-    TF_LITE_ENSURE_OK(context,
-                      PrepareQuantizedWeightedOp(context, kOp, input, weights, bias, output,
-                                                 params->activation, 0, units, &data->quant));
+    WeightedGeometry g;
+    g.op = WeightedOp::kFullyConnected;
+    g.rows = static_cast<int>(batches);
+    g.depth = depth;
+    g.units = units;
+    TF_LITE_ENSURE_OK(context, PrepareQuantizedWeighted(context, node, kOp, g, t,
+                                                        params->activation, reference_only,
+                                                        &data->quant));
   } else {
     TF_LITE_ENSURE_OK(context, ActivationRange(context, kOp, params->activation,
                                                &data->params.act_min, &data->params.act_max));
@@ -117,17 +124,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   return ResizeOutput(context, output, out_dims);
 }
 
-void EvalQuantized(const OpData* data, const TfLiteTensor* input, const TfLiteTensor* weights,
-                   const TfLiteTensor* bias, TfLiteTensor* output) {
-  DispatchQuantizedWeighted(input, bias, [&](auto types) {
-    using Types = decltype(types);
-    reference::QuantizedFullyConnected<typename Types::Acc>(
-        data->quant.params, data->batches, data->depth, data->units,
-        tflite::GetTensorData<typename Types::T>(input),
-        tflite::GetTensorData<typename Types::W>(weights),
-        bias ? tflite::GetTensorData<typename Types::B>(bias) : nullptr,
-        tflite::GetTensorData<typename Types::T>(output));
-  });
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  return PrepareImpl(context, node, false);
+}
+TfLiteStatus PrepareReference(TfLiteContext* context, TfLiteNode* node) {
+  return PrepareImpl(context, node, true);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -139,7 +140,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* bias = t.bias;
   TfLiteTensor* output = t.output;
   if (data->quantized) {
-    EvalQuantized(data, input, weights, bias, output);
+    EvalQuantizedWeighted(context, node, data->quant, t);
     return kTfLiteOk;
   }
   if (data->hybrid_kernel) {
@@ -163,6 +164,13 @@ TfLiteRegistration* Register_FULLY_CONNECTED() {
   namespace op = octet::ops::nn::fully_connected;
   static TfLiteRegistration r =
       octet::ops::nn::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+  return &r;
+}
+
+TfLiteRegistration* Register_FULLY_CONNECTED_REF() {
+  namespace op = octet::ops::nn::fully_connected;
+  static TfLiteRegistration r =
+      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::PrepareReference, op::Eval);
   return &r;
 }
 

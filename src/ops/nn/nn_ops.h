@@ -11,6 +11,10 @@ namespace tflite::ops::builtin {
 TfLiteRegistration* Register_CONV_2D();
 TfLiteRegistration* Register_DEPTHWISE_CONV_2D();
 TfLiteRegistration* Register_FULLY_CONNECTED();
+// The same kernels pinned to the reference implementation (no optimized variant).
+TfLiteRegistration* Register_CONV_2D_REF();
+TfLiteRegistration* Register_DEPTHWISE_CONV_2D_REF();
+TfLiteRegistration* Register_FULLY_CONNECTED_REF();
 TfLiteRegistration* Register_AVERAGE_POOL_2D();
 TfLiteRegistration* Register_MAX_POOL_2D();
 TfLiteRegistration* Register_L2_POOL_2D();

@@ -38,4 +38,14 @@ void AddNnBuiltins(tflite::MutableOpResolver* resolver) {
   }
 }
 
+void AddNnReferenceBuiltins(tflite::MutableOpResolver* resolver) {
+  using namespace tflite::ops::builtin;  // NOLINT: the Register_X_REF family
+  const NnBuiltin pinned[] = {
+      {tflite::BuiltinOperator_CONV_2D, Register_CONV_2D_REF, 8},
+      {tflite::BuiltinOperator_DEPTHWISE_CONV_2D, Register_DEPTHWISE_CONV_2D_REF, 7},
+      {tflite::BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED_REF, 13},
+  };
+  for (const NnBuiltin& b : pinned) resolver->AddBuiltin(b.op, b.registration(), 1, b.max_version);
+}
+
 }  // namespace octet::ops

@@ -1,0 +1,275 @@
+#include "ops/nn/quantized_weighted.h"
+
+#include <cstring>
+
+#include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/dispatch.h"
+#include "kernels/reference/integer_conv.h"
+#include "kernels/shape.h"
+#include "kernels/threads/cpu_backend_context.h"
+#include "octet/kernel_info.h"
+#include "ops/nn/nn_util.h"
+#include "tensorflow/lite/kernels/internal/tensor_ctypes.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace octet::ops::nn {
+namespace {
+
+bool IsConstant(const TfLiteTensor* t) {
+  return t == nullptr || t->allocation_type == kTfLiteMmapRo;
+}
+
+// Whether the active path has an optimized kernel for this node.
+bool OptimizedApplies(const WeightedGeometry& g, const WeightedOpTensors& t) {
+  if (t.input->type != kTfLiteInt8 && t.input->type != kTfLiteUInt8) return false;
+  if (!IsConstant(t.weights) || !IsConstant(t.bias)) return false;
+  switch (g.op) {
+    case WeightedOp::kConv:
+      return g.groups == 1;
+    case WeightedOp::kDepthwise:
+      return optimized::QDepthwiseSupportsTaps(g.kernel_h * g.kernel_w);
+    case WeightedOp::kFullyConnected:
+      return true;
+  }
+  return false;
+}
+
+// Packs the weights for `gemm` (conv or FC) into persistent memory; false if out of memory.
+bool PackGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
+              const WeightedGeometry& g, const WeightedOpTensors& t, QuantizedWeighted* q) {
+  const bool conv = g.op == WeightedOp::kConv;
+  optimized::QGemmWeightsDesc d;
+  d.weights = reinterpret_cast<const uint8_t*>(t.weights->data.raw);
+  d.n = conv ? g.out_c : g.units;
+  d.ks = conv ? g.kernel_h * g.kernel_w : 1;
+  d.kc = conv ? g.in_c : g.depth;
+  d.input_signed = t.input->type == kTfLiteInt8;
+  d.bias = t.bias ? tflite::GetTensorData<int32_t>(t.bias) : nullptr;
+  d.input_offset = q->quant.params.input_offset;
+  d.filter_offset = q->quant.params.filter_offset;
+  d.multiplier = q->quant.multipliers.data();
+  d.shift = q->quant.shifts.data();
+  d.output_zero_point = q->quant.params.output_offset;
+  d.act_min = q->quant.params.act_min;
+  d.act_max = q->quant.params.act_max;
+  if (conv && !optimized::QGemmDriverSupportsTaps(kernel, d.ks)) return false;
+  const size_t packed_bytes = optimized::QGemmPackedSize(kernel, d.n, d.ks, d.kc);
+  auto* buffer = static_cast<uint8_t*>(
+      context->AllocatePersistentBuffer(context, packed_bytes + static_cast<size_t>(d.kc)));
+  if (buffer == nullptr) return false;
+  q->gemm = optimized::QGemmPack(kernel, d, buffer);
+  uint8_t* zero_row = buffer + packed_bytes;
+  std::memset(zero_row, static_cast<uint8_t>(-q->quant.params.input_offset),
+              static_cast<size_t>(d.kc));
+  q->zero_row = zero_row;
+  q->kernel_name = kernel.name;
+  return true;
+}
+
+bool PackDepthwise(TfLiteContext* context, const optimized::QDwKernel& kernel,
+                   const WeightedGeometry& g, const WeightedOpTensors& t, QuantizedWeighted* q) {
+  optimized::QDwWeightsDesc d;
+  d.weights = reinterpret_cast<const uint8_t*>(t.weights->data.raw);
+  d.channels = g.out_c;
+  d.ks = g.kernel_h * g.kernel_w;
+  d.input_signed = t.input->type == kTfLiteInt8;
+  d.bias = t.bias ? tflite::GetTensorData<int32_t>(t.bias) : nullptr;
+  d.input_offset = q->quant.params.input_offset;
+  d.filter_offset = q->quant.params.filter_offset;
+  d.multiplier = q->quant.multipliers.data();
+  d.shift = q->quant.shifts.data();
+  d.output_zero_point = q->quant.params.output_offset;
+  d.act_min = q->quant.params.act_min;
+  d.act_max = q->quant.params.act_max;
+  const size_t packed_bytes = optimized::QDwPackedSize(kernel, d.channels, d.ks);
+  auto* buffer = static_cast<uint8_t*>(
+      context->AllocatePersistentBuffer(context, packed_bytes + static_cast<size_t>(d.channels)));
+  if (buffer == nullptr) return false;
+  q->depthwise = optimized::QDwPack(kernel, d, buffer);
+  uint8_t* zero_row = buffer + packed_bytes;
+  std::memset(zero_row, static_cast<uint8_t>(-q->quant.params.input_offset),
+              static_cast<size_t>(d.channels));
+  q->zero_row = zero_row;
+  q->kernel_name = kernel.name;
+  return true;
+}
+
+// Sizes the depthwise expansion scratch (a node temporary) when the multiplier needs one.
+TfLiteStatus PrepareScratch(TfLiteContext* context, TfLiteNode* node, const QuantizedWeighted& q,
+                            const optimized::QDwShape& shape) {
+  const size_t bytes = optimized::QDepthwiseScratchBytes(shape);
+  if (bytes == 0) return kTfLiteOk;
+  TfLiteIntArrayFree(node->temporaries);
+  node->temporaries = TfLiteIntArrayCreate(1);
+  node->temporaries->data[0] = q.scratch_tensor;
+  TfLiteTensor* scratch = &context->tensors[q.scratch_tensor];
+  scratch->type = kTfLiteUInt8;
+  scratch->allocation_type = kTfLiteArenaRw;
+  TfLiteIntArray* dims = TfLiteIntArrayCreate(1);
+  dims->data[0] = static_cast<int>(bytes);
+  return context->ResizeTensor(context, scratch, dims);
+}
+
+optimized::QConvShape ConvShapeOf(const WeightedGeometry& g) {
+  optimized::QConvShape s;
+  s.batches = g.batches;
+  s.in_h = g.in_h;
+  s.in_w = g.in_w;
+  s.in_c = g.in_c;
+  s.out_h = g.out_h;
+  s.out_w = g.out_w;
+  s.kernel_h = g.kernel_h;
+  s.kernel_w = g.kernel_w;
+  s.stride_h = g.stride_h;
+  s.stride_w = g.stride_w;
+  s.dilation_h = g.dilation_h;
+  s.dilation_w = g.dilation_w;
+  s.pad_h = g.pad_h;
+  s.pad_w = g.pad_w;
+  return s;
+}
+
+optimized::QDwShape DepthwiseShapeOf(const WeightedGeometry& g) {
+  optimized::QDwShape s;
+  s.batches = g.batches;
+  s.in_h = g.in_h;
+  s.in_w = g.in_w;
+  s.in_c = g.in_c;
+  s.depth_multiplier = g.depth_multiplier;
+  s.out_h = g.out_h;
+  s.out_w = g.out_w;
+  s.kernel_h = g.kernel_h;
+  s.kernel_w = g.kernel_w;
+  s.stride_h = g.stride_h;
+  s.stride_w = g.stride_w;
+  s.dilation_h = g.dilation_h;
+  s.dilation_w = g.dilation_w;
+  s.pad_h = g.pad_h;
+  s.pad_w = g.pad_w;
+  return s;
+}
+
+// The reference kernels, as before the optimized ones existed.
+void EvalReference(const QuantizedWeighted& q, const WeightedOpTensors& t) {
+  const WeightedGeometry& g = q.geometry;
+  DispatchQuantizedWeighted(t.input, t.bias, [&](auto types) {
+    using Types = decltype(types);
+    const auto* input = tflite::GetTensorData<typename Types::T>(t.input);
+    const auto* weights = tflite::GetTensorData<typename Types::W>(t.weights);
+    const auto* bias = t.bias ? tflite::GetTensorData<typename Types::B>(t.bias) : nullptr;
+    auto* output = tflite::GetTensorData<typename Types::T>(t.output);
+    switch (g.op) {
+      case WeightedOp::kConv: {
+        reference::ConvParams p;
+        p.stride_height = g.stride_h;
+        p.stride_width = g.stride_w;
+        p.dilation_height = g.dilation_h;
+        p.dilation_width = g.dilation_w;
+        p.pad_height = g.pad_h;
+        p.pad_width = g.pad_w;
+        reference::QuantizedConv<typename Types::Acc>(p, q.quant.params, Shape::Of(t.input), input,
+                                                      Shape::Of(t.weights), weights, bias,
+                                                      Shape::Of(t.output), output);
+        break;
+      }
+      case WeightedOp::kDepthwise: {
+        reference::DepthwiseParams p;
+        p.stride_height = g.stride_h;
+        p.stride_width = g.stride_w;
+        p.dilation_height = g.dilation_h;
+        p.dilation_width = g.dilation_w;
+        p.pad_height = g.pad_h;
+        p.pad_width = g.pad_w;
+        p.depth_multiplier = g.depth_multiplier;
+        reference::QuantizedDepthwiseConv<typename Types::Acc>(
+            p, q.quant.params, Shape::Of(t.input), input, Shape::Of(t.weights), weights, bias,
+            Shape::Of(t.output), output);
+        break;
+      }
+      case WeightedOp::kFullyConnected:
+        reference::QuantizedFullyConnected<typename Types::Acc>(
+            q.quant.params, g.rows, g.depth, g.units, input, weights, bias, output);
+        break;
+    }
+  });
+}
+
+}  // namespace
+
+TfLiteStatus AddWeightedScratchTensor(TfLiteContext* context, QuantizedWeighted* q) {
+  return context->AddTensors(context, 1, &q->scratch_tensor);
+}
+
+TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const char* op,
+                                      const WeightedGeometry& g, const WeightedOpTensors& t,
+                                      TfLiteFusedActivation activation, bool reference_only,
+                                      QuantizedWeighted* q) {
+  const int channel_dim = g.op == WeightedOp::kDepthwise ? 3 : 0;
+  const int channels = g.op == WeightedOp::kFullyConnected ? g.units : g.out_c;
+  TF_LITE_ENSURE_OK(context,
+                    PrepareQuantizedWeightedOp(context, op, t.input, t.weights, t.bias, t.output,
+                                               activation, channel_dim, channels, &q->quant));
+  q->geometry = g;
+  q->optimized = false;
+  q->kernel_name = "reference";
+  const cpu::Isa isa = reference_only ? cpu::Isa::kReference : cpu::ActiveIsa();
+  if (isa != cpu::Isa::kReference && OptimizedApplies(g, t)) {
+    if (g.op == WeightedOp::kDepthwise) {
+      const optimized::QDwKernel* kernel = optimized::QDwKernelFor(isa);
+      if (kernel != nullptr) {
+        const bool cached = q->packed_weights == t.weights->data.raw && q->packed_kernel == kernel;
+        q->optimized = cached || PackDepthwise(context, *kernel, g, t, q);
+        if (q->optimized) {
+          q->kernel_name = kernel->name;
+          q->packed_weights = t.weights->data.raw;
+          q->packed_kernel = kernel;
+          TF_LITE_ENSURE_OK(context, PrepareScratch(context, node, *q, DepthwiseShapeOf(g)));
+        }
+      }
+    } else {
+      const optimized::QGemmKernel* kernel = optimized::QGemmKernelFor(isa);
+      if (kernel != nullptr) {
+        const bool cached = q->packed_weights == t.weights->data.raw && q->packed_kernel == kernel;
+        q->optimized = cached || PackGemm(context, *kernel, g, t, q);
+        if (q->optimized) {
+          q->kernel_name = kernel->name;
+          q->packed_weights = t.weights->data.raw;
+          q->packed_kernel = kernel;
+        }
+      }
+    }
+  }
+  SetNodeKernelName(context, node, q->kernel_name);
+  return kTfLiteOk;
+}
+
+void EvalQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const QuantizedWeighted& q,
+                           const WeightedOpTensors& t) {
+  if (!q.optimized) {
+    EvalReference(q, t);
+    return;
+  }
+  ThreadPool* pool = GetThreadPool(context);
+  const auto* input = reinterpret_cast<const uint8_t*>(t.input->data.raw);
+  auto* output = reinterpret_cast<uint8_t*>(t.output->data.raw);
+  const WeightedGeometry& g = q.geometry;
+  switch (g.op) {
+    case WeightedOp::kConv:
+      optimized::RunQGemmConv(q.gemm, ConvShapeOf(g), input, q.zero_row, output, pool);
+      break;
+    case WeightedOp::kFullyConnected:
+      optimized::RunQGemmRows(q.gemm, g.rows, input, static_cast<size_t>(g.depth), output, pool);
+      break;
+    case WeightedOp::kDepthwise: {
+      uint8_t* scratch = nullptr;
+      if (node->temporaries != nullptr && node->temporaries->size > 0) {
+        scratch = reinterpret_cast<uint8_t*>(context->tensors[node->temporaries->data[0]].data.raw);
+      }
+      optimized::RunQDepthwise(q.depthwise, DepthwiseShapeOf(g), input, q.zero_row, scratch, output,
+                               pool);
+      break;
+    }
+  }
+}
+
+}  // namespace octet::ops::nn
