@@ -30,12 +30,18 @@ const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
 const QDwKernel* QDwKernelFor(cpu::Isa isa) {
   return Pick(isa, &kQDwScalar, &kQDwAvx2, &kQDwAvx512Vnni);
 }
+const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa) {
+  return Pick(isa, &kQBinaryScalar, &kQBinaryAvx2, &kQBinaryAvx512Vnni);
+}
 #else
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
   return Pick<QGemmKernel>(isa, &kQGemmScalar, nullptr, nullptr);
 }
 const QDwKernel* QDwKernelFor(cpu::Isa isa) {
   return Pick<QDwKernel>(isa, &kQDwScalar, nullptr, nullptr);
+}
+const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa) {
+  return Pick<QBinaryKernel>(isa, &kQBinaryScalar, nullptr, nullptr);
 }
 #endif
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/qbinary/qbinary.h"
 #include "kernels/optimized/qdw/qdw.h"
 #include "kernels/optimized/qgemm/qgemm.h"
 
@@ -12,5 +13,6 @@ namespace octet::optimized {
 // this CPU lacks.
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa);
 const QDwKernel* QDwKernelFor(cpu::Isa isa);
+const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa);
 
 }  // namespace octet::optimized

@@ -80,6 +80,29 @@ void Mean(const Shape& input_shape, const std::vector<bool>& reduced, const T* i
 // input zero point, then requantize with (multiplier, shift) encoding s_in / s_out; for
 // MEAN the 1/count factor is folded into the multiplier. With no reduced dim the input is
 // copied as is; an empty input leaves zeros.
+// MEAN folds 1/count into the multiplier with floor(log2(count)) extra bits of precision, as
+// TFLite does; SUM keeps it.
+inline void MeanMultiplier(int64_t count, int32_t* multiplier, int* shift) {
+  int extra = 0;
+  while ((count >> (extra + 1)) != 0) ++extra;
+  extra = std::min(extra, 32);
+  extra = std::min(extra, 31 + *shift);
+  *multiplier = static_cast<int32_t>((static_cast<int64_t>(*multiplier) << extra) / count);
+  *shift -= extra;
+}
+
+// One output from the int32 sum (modulo 2^32) of its `count` inputs.
+template <typename T>
+inline T FinishMeanOrSum(int32_t sum, int64_t count, int32_t input_zero_point, int32_t multiplier,
+                         int shift, int32_t output_zero_point) {
+  const int32_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  const int32_t centered =
+      static_cast<int32_t>(static_cast<uint32_t>(static_cast<int64_t>(sum) - input_zero_point * count));
+  const int32_t v =
+      quant::MultiplyByQuantizedMultiplier(centered, multiplier, shift) + output_zero_point;
+  return static_cast<T>(std::min(std::max(v, lo), hi));
+}
+
 template <typename T>
 void QuantizedMeanOrSum(const Shape& input_shape, const std::vector<bool>& reduced, const T* input,
                         int32_t input_zero_point, int32_t multiplier, int shift,
@@ -102,22 +125,10 @@ void QuantizedMeanOrSum(const Shape& input_shape, const std::vector<bool>& reduc
   for (int d = 0; d < input_shape.rank(); ++d) {
     if (reduced[d]) count *= input_shape.dim(d);
   }
-  if (!compute_sum) {
-    // floor(log2(count)), kept small enough for the multiply below.
-    int extra = 0;
-    while ((count >> (extra + 1)) != 0) ++extra;
-    extra = std::min(extra, 32);
-    extra = std::min(extra, 31 + shift);
-    multiplier = static_cast<int32_t>((static_cast<int64_t>(multiplier) << extra) / count);
-    shift -= extra;
-  }
-  const int32_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  if (!compute_sum) MeanMultiplier(count, &multiplier, &shift);
   for (int64_t i = 0; i < output_size; ++i) {
-    const int32_t centered = static_cast<int32_t>(
-        static_cast<uint32_t>(static_cast<int64_t>(sums[i]) - input_zero_point * count));
-    int32_t v =
-        quant::MultiplyByQuantizedMultiplier(centered, multiplier, shift) + output_zero_point;
-    output[i] = static_cast<T>(std::min(std::max(v, lo), hi));
+    output[i] = FinishMeanOrSum<T>(sums[i], count, input_zero_point, multiplier, shift,
+                                   output_zero_point);
   }
 }
 

@@ -8,7 +8,10 @@
 
 #include "kernels/reference/binary.h"
 #include "kernels/reference/integer_elementwise.h"
+#include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/dispatch.h"
 #include "kernels/shape.h"
+#include "octet/kernel_info.h"
 #include "ops/elementwise/elementwise_ops.h"
 #include "ops/elementwise/op_util.h"
 #include "quant/quantization_util.h"
@@ -35,6 +38,9 @@ struct ArithData {
   reference::integer::AddSubParams add_sub;
   reference::integer::MulParams mul;
   ArithFn eval = nullptr;
+  // The optimized 8-bit kernel, when prepare chose one.
+  const optimized::QBinaryKernel *qbinary = nullptr;
+  optimized::QBinaryParams qparams{};
 
   template <typename T>
   const ActivationBounds<T> &bounds() const {
@@ -97,6 +103,64 @@ TfLiteStatus EvalQuantized(TfLiteContext *, const ArithData &data, const TfLiteT
     });
   }
   return kTfLiteOk;
+}
+
+// Equal shapes or a single-value operand, on the optimized 8-bit kernel.
+TfLiteStatus EvalQuantizedOptimized(TfLiteContext *, const ArithData &data,
+                                    const TfLiteTensor *input1, const TfLiteTensor *input2,
+                                    TfLiteTensor *output) {
+  optimized::QBinaryCall call;
+  call.a = reinterpret_cast<const uint8_t *>(input1->data.raw);
+  call.b = reinterpret_cast<const uint8_t *>(input2->data.raw);
+  call.out = reinterpret_cast<uint8_t *>(output->data.raw);
+  call.n = static_cast<size_t>(data.out_shape.FlatSize());
+  call.a_scalar = data.shape1.FlatSize() == 1 && call.n != 1;
+  call.b_scalar = data.shape2.FlatSize() == 1 && call.n != 1;
+  data.qbinary->run(data.qparams, call);
+  return kTfLiteOk;
+}
+
+// Chooses the optimized 8-bit kernel of the active path when the shapes allow it (equal, or
+// one operand a single value); the reference stays for other broadcasts and for int16.
+template <ArithOp kOp>
+void ChooseQuantizedKernel(TfLiteType type, bool reference_only, ArithData *data) {
+  data->qbinary = nullptr;
+  if constexpr (kOp == ArithOp::kDiv) return;
+  if (reference_only || (type != kTfLiteInt8 && type != kTfLiteUInt8)) return;
+  const int64_t n1 = data->shape1.FlatSize(), n2 = data->shape2.FlatSize();
+  const int64_t n = data->out_shape.FlatSize();
+  if (!((n1 == n && n2 == n) || (n1 == 1 && n2 == n) || (n2 == 1 && n1 == n))) return;
+  const optimized::QBinaryKernel *kernel = optimized::QBinaryKernelFor(cpu::ActiveIsa());
+  if (kernel == nullptr) return;
+  optimized::QBinaryParams &q = data->qparams;
+  q.is_signed = type == kTfLiteInt8;
+  if constexpr (kOp == ArithOp::kMul) {
+    q.op = optimized::QBinaryOp::kMul;
+    q.input1_offset = data->mul.input1_offset;
+    q.input2_offset = data->mul.input2_offset;
+    q.output_offset = data->mul.output_offset;
+    q.output_multiplier = data->mul.output_multiplier;
+    q.output_shift = data->mul.output_shift;
+    q.act_min = data->mul.act_min;
+    q.act_max = data->mul.act_max;
+  } else {
+    const auto &p = data->add_sub;
+    q.op = kOp == ArithOp::kSub ? optimized::QBinaryOp::kSub : optimized::QBinaryOp::kAdd;
+    q.input1_offset = p.input1_offset;
+    q.input2_offset = p.input2_offset;
+    q.output_offset = p.output_offset;
+    q.left_shift = p.left_shift;
+    q.input1_multiplier = p.input1_multiplier;
+    q.input1_shift = p.input1_shift;
+    q.input2_multiplier = p.input2_multiplier;
+    q.input2_shift = p.input2_shift;
+    q.output_multiplier = p.output_multiplier;
+    q.output_shift = p.output_shift;
+    q.act_min = p.act_min;
+    q.act_max = p.act_max;
+  }
+  data->qbinary = kernel;
+  data->eval = EvalQuantizedOptimized;
 }
 
 template <ArithOp kOp, typename T, typename Params>
@@ -165,7 +229,8 @@ TfLiteStatus PrepareQuantized(TfLiteContext *context, const Params *params, cons
   }
 }
 
-template <ArithOp kOp, typename Params>
+// `reference_only` pins the reference kernel (Register_X_REF).
+template <ArithOp kOp, typename Params, bool reference_only = false>
 TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
   constexpr const char *op = OpName(kOp);
   auto *data = static_cast<ArithData *>(node->user_data);
@@ -221,6 +286,8 @@ TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
   data->shape2 = Shape::Of(in[1]);
   TF_LITE_ENSURE_STATUS(
       BroadcastOutputShape(context, op, data->shape1, data->shape2, &data->out_shape));
+  ChooseQuantizedKernel<kOp>(type, reference_only, data);
+  if (data->qbinary) SetNodeKernelName(context, node, data->qbinary->name);
   return ResizeOutput(context, output, data->out_shape);
 }
 
@@ -237,10 +304,10 @@ TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
   return data.eval(context, data, input1, input2, output);
 }
 
-template <ArithOp kOp, typename Params>
+template <ArithOp kOp, typename Params, bool reference_only = false>
 TfLiteRegistration *Registration() {
-  static TfLiteRegistration r =
-      MakeRegistration(InitData<ArithData>, FreeData<ArithData>, Prepare<kOp, Params>, Eval<kOp>);
+  static TfLiteRegistration r = MakeRegistration(
+      InitData<ArithData>, FreeData<ArithData>, Prepare<kOp, Params, reference_only>, Eval<kOp>);
   return &r;
 }
 
@@ -256,5 +323,14 @@ TfLiteRegistration *Register_ADD() { return Registration<ArithOp::kAdd, TfLiteAd
 TfLiteRegistration *Register_SUB() { return Registration<ArithOp::kSub, TfLiteSubParams>(); }
 TfLiteRegistration *Register_MUL() { return Registration<ArithOp::kMul, TfLiteMulParams>(); }
 TfLiteRegistration *Register_DIV() { return Registration<ArithOp::kDiv, TfLiteDivParams>(); }
+TfLiteRegistration *Register_ADD_REF() {
+  return Registration<ArithOp::kAdd, TfLiteAddParams, true>();
+}
+TfLiteRegistration *Register_SUB_REF() {
+  return Registration<ArithOp::kSub, TfLiteSubParams, true>();
+}
+TfLiteRegistration *Register_MUL_REF() {
+  return Registration<ArithOp::kMul, TfLiteMulParams, true>();
+}
 
 }  // namespace tflite::ops::builtin

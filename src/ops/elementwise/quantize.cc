@@ -7,6 +7,8 @@
 #include <limits>
 #include <vector>
 
+#include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/lut/byte_table.h"
 #include "kernels/reference/activations.h"
 #include "kernels/reference/integer_elementwise.h"
 #include "ops/elementwise/elementwise_ops.h"
@@ -33,6 +35,7 @@ struct QuantData {
   Shape shape;
   QuantFn fn = nullptr;
   reference::integer::RequantizeParams requant;  // quantized input -> quantized output
+  optimized::ByteTable table;                    // 8-bit -> 8-bit requantization
 };
 
 // Reads and validates the affine quantization of `t` (the quantized side of the
@@ -110,6 +113,20 @@ void RequantizeKernel(const QuantData &d, const TfLiteTensor *in, TfLiteTensor *
                          [&p](In x) { return reference::integer::Requantize<In, Out>(x, p); });
 }
 
+// 8-bit -> 8-bit requantization through the table prepare filled from the reference.
+void TableKernel(const QuantData &d, const TfLiteTensor *in, TfLiteTensor *out) {
+  optimized::ApplyByteTable(d.table, reinterpret_cast<const uint8_t *>(in->data.raw),
+                            reinterpret_cast<uint8_t *>(out->data.raw),
+                            static_cast<size_t>(tflite::NumElements(in)));
+}
+
+template <typename In, typename Out>
+void FillTable(QuantData *d) {
+  const auto &p = d->requant;
+  optimized::FillByteTable<In, Out>(
+      [&p](In x) { return reference::integer::Requantize<In, Out>(x, p); }, &d->table);
+}
+
 // Requantization as TFLite Micro: MultiplyByQuantizedMultiplier(x - zp_in) + zp_out with the
 // multiplier s_in / s_out.
 template <typename In>
@@ -164,6 +181,19 @@ TfLiteStatus RequantizePrepare(TfLiteContext *context, const TfLiteTensor *input
   if (output->type == kTfLiteUInt8) SetTypeRange<uint8_t>(&p);
   if (output->type == kTfLiteInt16) SetTypeRange<int16_t>(&p);
   if (output->type == kTfLiteInt32) SetTypeRange<int32_t>(&p);
+  // Between 8-bit types every input value's result fits a 256-entry table.
+  const bool bytes_in = input->type == kTfLiteInt8 || input->type == kTfLiteUInt8;
+  const bool bytes_out = output->type == kTfLiteInt8 || output->type == kTfLiteUInt8;
+  if (bytes_in && bytes_out && cpu::ActiveIsa() != cpu::Isa::kReference) {
+    if (input->type == kTfLiteInt8) {
+      output->type == kTfLiteInt8 ? FillTable<int8_t, int8_t>(data)
+                                  : FillTable<int8_t, uint8_t>(data);
+    } else {
+      output->type == kTfLiteInt8 ? FillTable<uint8_t, int8_t>(data)
+                                  : FillTable<uint8_t, uint8_t>(data);
+    }
+    data->fn = TableKernel;
+  }
   return ResizeOutput(context, output, Shape::Of(input));
 }
 

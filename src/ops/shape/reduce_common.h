@@ -8,6 +8,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/reduce/qmean.h"
 #include "kernels/reference/reduce.h"
 #include "ops/shape/common.h"
 #include "quant/quantization_util.h"
@@ -195,6 +197,28 @@ inline TfLiteStatus ReduceEval(TfLiteContext* context, TfLiteNode* node, const c
         &multiplier, &shift);
     const bool sum = kind == ReduceKind::kSum;
     const int32_t in_zp = input->params.zero_point, out_zp = output->params.zero_point;
+    int64_t outer, count, inner;
+    if (cpu::ActiveIsa() != cpu::Isa::kReference &&
+        optimized::ContiguousReduction(shape, plan.reduced, &outer, &count, &inner)) {
+      switch (input->type) {
+        case kTfLiteInt8:
+          optimized::QuantizedMeanOrSumContiguous(outer, count, inner, input->data.int8, in_zp,
+                                                  multiplier, shift, out_zp, sum,
+                                                  output->data.int8);
+          break;
+        case kTfLiteUInt8:
+          optimized::QuantizedMeanOrSumContiguous(outer, count, inner, input->data.uint8, in_zp,
+                                                  multiplier, shift, out_zp, sum,
+                                                  output->data.uint8);
+          break;
+        default:
+          optimized::QuantizedMeanOrSumContiguous(outer, count, inner, input->data.i16, in_zp,
+                                                  multiplier, shift, out_zp, sum,
+                                                  output->data.i16);
+          break;
+      }
+      return kTfLiteOk;
+    }
     switch (input->type) {
       case kTfLiteInt8:
         reference::QuantizedMeanOrSum(shape, plan.reduced, input->data.int8, in_zp, multiplier,

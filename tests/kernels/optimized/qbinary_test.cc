@@ -1,0 +1,125 @@
+// The 8-bit ADD / SUB / MUL kernels of every path this CPU runs against the reference
+// arithmetic (reference::integer::AddSub / Mul): random parameters, lengths (vector tails
+// included) and scalar operands, byte-for-byte equal.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/dispatch.h"
+#include "kernels/reference/integer_elementwise.h"
+
+namespace octet::optimized {
+namespace {
+
+std::vector<cpu::Isa> SupportedPaths() {
+  std::vector<cpu::Isa> paths;
+  for (cpu::Isa isa : cpu::kAllIsas) {
+    if (QBinaryKernelFor(isa) != nullptr) paths.push_back(isa);
+  }
+  return paths;
+}
+
+class QBinaryPathTest : public ::testing::TestWithParam<cpu::Isa> {};
+
+template <typename T>
+uint8_t Reference(const QBinaryParams& q, uint8_t xb, uint8_t yb) {
+  const T x = static_cast<T>(xb), y = static_cast<T>(yb);
+  T out;
+  if (q.op == QBinaryOp::kMul) {
+    reference::integer::MulParams p;
+    p.input1_offset = q.input1_offset;
+    p.input2_offset = q.input2_offset;
+    p.output_offset = q.output_offset;
+    p.output_multiplier = q.output_multiplier;
+    p.output_shift = q.output_shift;
+    p.act_min = q.act_min;
+    p.act_max = q.act_max;
+    out = reference::integer::Mul<T>(x, y, p);
+  } else {
+    reference::integer::AddSubParams p;
+    p.input1_offset = q.input1_offset;
+    p.input2_offset = q.input2_offset;
+    p.output_offset = q.output_offset;
+    p.left_shift = q.left_shift;
+    p.input1_multiplier = q.input1_multiplier;
+    p.input1_shift = q.input1_shift;
+    p.input2_multiplier = q.input2_multiplier;
+    p.input2_shift = q.input2_shift;
+    p.output_multiplier = q.output_multiplier;
+    p.output_shift = q.output_shift;
+    p.act_min = q.act_min;
+    p.act_max = q.act_max;
+    out = q.op == QBinaryOp::kSub ? reference::integer::AddSub<true, T>(x, y, p)
+                                  : reference::integer::AddSub<false, T>(x, y, p);
+  }
+  return static_cast<uint8_t>(out);
+}
+
+QBinaryParams RandomParams(std::mt19937& rng, QBinaryOp op, bool is_signed) {
+  const int lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
+  std::uniform_int_distribution<int> value(lo, hi);
+  auto multiplier = [&]() {
+    // Few significant bits make exact rounding ties common.
+    return rng() % 3 == 0 ? (1 << 30) : (1 << 30) + static_cast<int32_t>(rng() % (1u << 30));
+  };
+  QBinaryParams q{};
+  q.op = op;
+  q.is_signed = is_signed;
+  q.input1_offset = -value(rng);
+  q.input2_offset = -value(rng);
+  q.output_offset = value(rng);
+  q.left_shift = 20;
+  q.input1_multiplier = multiplier();
+  q.input1_shift = -1 - static_cast<int>(rng() % 4);
+  q.input2_multiplier = multiplier();
+  q.input2_shift = -1 - static_cast<int>(rng() % 4);
+  q.output_multiplier = multiplier();
+  q.output_shift = op == QBinaryOp::kMul ? static_cast<int>(rng() % 12) - 10
+                                         : -static_cast<int>(14 + rng() % 10);
+  int a = value(rng), b = value(rng);
+  q.act_min = rng() % 2 ? lo : std::min(a, b);
+  q.act_max = rng() % 2 ? hi : std::max(a, b);
+  return q;
+}
+
+TEST_P(QBinaryPathTest, MatchesReference) {
+  const QBinaryKernel& kernel = *QBinaryKernelFor(GetParam());
+  std::mt19937 rng(31);
+  for (int i = 0; i < 3000; ++i) {
+    const QBinaryOp op = static_cast<QBinaryOp>(rng() % 3);
+    const bool is_signed = rng() % 3 != 0;
+    const QBinaryParams q = RandomParams(rng, op, is_signed);
+    const size_t n = 1 + rng() % 70;
+    QBinaryCall c{};
+    c.a_scalar = rng() % 5 == 0;
+    c.b_scalar = !c.a_scalar && rng() % 5 == 0;
+    std::vector<uint8_t> a(c.a_scalar ? 1 : n), b(c.b_scalar ? 1 : n), got(n, 0xEE), want(n);
+    for (auto& v : a) v = static_cast<uint8_t>(rng());
+    for (auto& v : b) v = static_cast<uint8_t>(rng());
+    for (size_t k = 0; k < n; ++k) {
+      const uint8_t x = a[c.a_scalar ? 0 : k], y = b[c.b_scalar ? 0 : k];
+      want[k] = is_signed ? Reference<int8_t>(q, x, y) : Reference<uint8_t>(q, x, y);
+    }
+    c.a = a.data();
+    c.b = b.data();
+    c.out = got.data();
+    c.n = n;
+    kernel.run(q, c);
+    ASSERT_EQ(got, want) << kernel.name << " case " << i << " op " << static_cast<int>(op)
+                         << (is_signed ? " int8" : " uint8") << " n " << n;
+  }
+}
+
+std::string PathName(const ::testing::TestParamInfo<cpu::Isa>& info) {
+  return cpu::IsaName(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, QBinaryPathTest, ::testing::ValuesIn(SupportedPaths()), PathName);
+
+}  // namespace
+}  // namespace octet::optimized
