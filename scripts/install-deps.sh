@@ -4,7 +4,8 @@ set -euo pipefail
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 packages=(build-essential cmake flatbuffers-compiler libflatbuffers-dev libcli11-dev
-          libgtest-dev libgmock-dev libbenchmark-dev python3)
+          libgtest-dev libgmock-dev libbenchmark-dev python3 pkg-config
+          libcpuinfo-dev libpthreadpool-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -15,7 +16,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # Optional: the XNNPACK delegate (libxnnpack-dev's header needs pthreadpool.h too). Installed
 # when the distribution has it; the build simply leaves the delegate out otherwise.
-optional=(libxnnpack-dev libpthreadpool-dev)
+optional=(libxnnpack-dev)
 for p in "${optional[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
   if apt-cache show "$p" >/dev/null 2>&1 || { $SUDO apt-get update -qq && apt-cache show "$p" >/dev/null 2>&1; }; then

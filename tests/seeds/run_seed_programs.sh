@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Octet into a temporary prefix, compiles the seed programs against the installed
-# headers with `g++ prog.cc -IP/include -LP/lib -loctet`, runs them and checks what they
+# headers with `g++ prog.cc -IP/include $(pkg-config --static --libs octet)`, runs them and checks what they
 # print against the math they compute.
 # usage: run_seed_programs.sh BUILD_DIR SOURCE_DIR CXX SANITIZE(ON/OFF)
 # (BUILD_DIR also holds octet_make_sin_model, which writes the seed's sin model.)
@@ -13,9 +13,12 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 flags=()
 if [ "$sanitize" = "ON" ]; then flags+=(-fsanitize=address,undefined); fi
 
+# The static library's own dependencies (cpuinfo, pthreadpool, XNNPACK) come from the
+# installed octet.pc, as a user's build would get them.
+read -r -a libs <<< "$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --static --libs octet)"
 build_prog() {  # build_prog NAME: compile tests/seeds/NAME.cc against the installed headers
-  "$cxx" -std=c++17 "${flags[@]}" "$src/tests/seeds/$1.cc" -I"$prefix/include" -L"$prefix/lib" \
-    -loctet -lpthread -o "$prefix/$1"
+  "$cxx" -std=c++17 "${flags[@]}" "$src/tests/seeds/$1.cc" -I"$prefix/include" "${libs[@]}" \
+    -o "$prefix/$1"
 }
 check() {  # check LABEL GOT WANT
   echo "$1: got $2, want $3"

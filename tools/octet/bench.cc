@@ -1,4 +1,5 @@
-// `octet bench`: time Invoke over repeated runs.
+// `octet bench`: time Invoke over repeated runs; --profile adds per-op times, --compare
+// times the built-in kernels against a delegate alternately in one run.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -8,12 +9,15 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "delegates.h"
+#include "kernels/cpu/cpu_features.h"
 #include "octet/npy.h"
+#include "profile.h"
 
 namespace octet::cli {
+namespace {
 
 // Deterministic bytes that are valid values of any numeric type (small floats for float).
-static void FillRandom(TfLiteTensor* t, std::mt19937& rng) {
+void FillRandom(TfLiteTensor* t, std::mt19937& rng) {
   if (t->type == kTfLiteFloat32) {
     std::uniform_real_distribution<float> dist(-1.f, 1.f);
     float* p = reinterpret_cast<float*>(t->data.raw);
@@ -25,10 +29,11 @@ static void FillRandom(TfLiteTensor* t, std::mt19937& rng) {
   }
 }
 
-int BenchCommand(const BenchOptions& options) {
+// A model ready to time: loaded, delegated as asked, allocated, inputs fed.
+LoadedModel Prepare(const BenchOptions& options, const std::string& delegate) {
   LoadedModel m = LoadModel(options.model, options.threads);
   tflite::Interpreter& interp = *m.interpreter;
-  m.delegate = ApplyDelegate(options.delegate, &interp, options.threads, m.reporter.get());
+  m.delegate = ApplyDelegate(delegate, &interp, options.threads, m.reporter.get());
   Check(interp.AllocateTensors(), "cannot prepare model", *m.reporter);
   if (options.inputs.size() > interp.inputs().size()) {
     throw Failure("the model has " + std::to_string(interp.inputs().size()) + " input(s), got " +
@@ -39,21 +44,66 @@ int BenchCommand(const BenchOptions& options) {
   for (size_t k = options.inputs.size(); k < interp.inputs().size(); ++k) {
     FillRandom(interp.tensor(interp.inputs()[k]), rng);
   }
-  for (int i = 0; i < options.warmup; ++i) Check(interp.Invoke(), "invoke failed", *m.reporter);
-  std::vector<double> ms;
-  for (int i = 0; i < options.runs; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    Check(interp.Invoke(), "invoke failed", *m.reporter);
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                     .count());
-  }
+  return m;
+}
+
+double TimeInvoke(LoadedModel& m) {
+  const auto start = std::chrono::steady_clock::now();
+  Check(m.interpreter->Invoke(), "invoke failed", *m.reporter);
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+struct Stats {
+  double min, median, mean, max;
+};
+
+Stats Summarize(std::vector<double> ms) {
   std::sort(ms.begin(), ms.end());
   double sum = 0;
   for (double v : ms) sum += v;
+  return {ms.front(), ms[ms.size() / 2], sum / ms.size(), ms.back()};
+}
+
+int Compare(const BenchOptions& options) {
+  LoadedModel builtin = Prepare(options, "");
+  LoadedModel other = Prepare(options, options.compare);
+  for (int i = 0; i < options.warmup; ++i) {
+    TimeInvoke(builtin);
+    TimeInvoke(other);
+  }
+  // Alternate, so both see the same machine state (frequency, other load) in the same run.
+  std::vector<double> a, b;
+  for (int i = 0; i < options.runs; ++i) {
+    a.push_back(TimeInvoke(builtin));
+    b.push_back(TimeInvoke(other));
+  }
+  const Stats sa = Summarize(a), sb = Summarize(b);
+  std::printf("%s: %d alternating runs, threads %d, kernel path %s\n", options.model.c_str(),
+              options.runs, options.threads, cpu::IsaName(cpu::ActiveIsa()));
+  std::printf("built-in: median %.3f ms (min %.3f)   %s: median %.3f ms (min %.3f)\n", sa.median,
+              sa.min, options.compare.c_str(), sb.median, sb.min);
+  std::printf("built-in / %s = %.2fx\n", options.compare.c_str(), sa.median / sb.median);
+  return 0;
+}
+
+}  // namespace
+
+int BenchCommand(const BenchOptions& options) {
+  if (!options.compare.empty()) return Compare(options);
+  LoadedModel m = Prepare(options, options.delegate);
+  OpProfiler profiler;
+  if (options.profile) m.interpreter->SetProfiler(&profiler);
+  for (int i = 0; i < options.warmup; ++i) TimeInvoke(m);
+  profiler.set_enabled(true);
+  std::vector<double> ms;
+  for (int i = 0; i < options.runs; ++i) ms.push_back(TimeInvoke(m));
+  m.interpreter->SetProfiler(nullptr);
+  const Stats s = Summarize(ms);
   if (!options.delegate.empty()) std::printf("delegate: %s\n", options.delegate.c_str());
+  if (options.profile) PrintProfile(*m.interpreter, profiler, options.runs);
   std::printf("%s: %d runs, threads %d: min %.3f ms, median %.3f ms, mean %.3f ms, max %.3f ms\n",
-              options.model.c_str(), options.runs, options.threads, ms.front(), ms[ms.size() / 2],
-              sum / ms.size(), ms.back());
+              options.model.c_str(), options.runs, options.threads, s.min, s.median, s.mean, s.max);
   return 0;
 }
 

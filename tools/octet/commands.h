@@ -20,6 +20,8 @@ struct BenchOptions {
   int warmup = 5;
   int threads = 1;
   std::string delegate;
+  bool profile = false;  // --profile: per-op times after the runs
+  std::string compare;   // --compare DELEGATE: built-in vs that delegate, alternating
 };
 
 int RunCommand(const RunOptions& options);

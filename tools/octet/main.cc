@@ -36,6 +36,11 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--warmup", bench.warmup, "untimed runs first")->check(CLI::Range(0, 1000));
   bench_cmd->add_option("--threads", bench.threads, "kernel threads")->check(CLI::Range(1, 64));
   bench_cmd->add_option("--delegate", bench.delegate, "delegate: " + octet::cli::DelegateNames());
+  bench_cmd->add_flag("--profile", bench.profile,
+                      "print per-op time, share, GMAC/s and the kernel each op runs");
+  bench_cmd->add_option("--compare", bench.compare,
+                        "time the built-in kernels and this delegate alternately, print the ratio")
+      ->excludes("--delegate");
 
   std::string demo_save;
   auto* demo_cmd = app.add_subcommand(

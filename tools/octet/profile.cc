@@ -1,0 +1,145 @@
+#include "profile.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <string>
+
+#include "cli_common.h"
+#include "format/parse_options.h"
+#include "octet/kernel_info.h"
+#include "tensorflow/lite/builtin_ops.h"
+#include "tensorflow/lite/c/builtin_op_data.h"
+
+namespace octet::cli {
+
+uint32_t OpProfiler::BeginEvent(const char*, EventType event_type, int64_t event_metadata1,
+                                int64_t event_metadata2) {
+  if (!enabled_ || event_type != EventType::OPERATOR_INVOKE_EVENT) return 0;
+  open_.push_back({std::chrono::steady_clock::now(), {event_metadata2, event_metadata1}});
+  return static_cast<uint32_t>(open_.size());
+}
+
+void OpProfiler::EndEvent(uint32_t event_handle) {
+  if (event_handle == 0 || event_handle != open_.size()) return;  // events nest: last one ends
+  const Open& o = open_.back();
+  micros_[o.node] +=
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - o.start).count();
+  open_.pop_back();
+}
+
+namespace {
+
+int64_t Elements(const TfLiteTensor* t) {
+  if (t == nullptr || t->dims == nullptr) return 0;
+  int64_t n = 1;
+  for (int i = 0; i < t->dims->size; ++i) n *= t->dims->data[i];
+  return n;
+}
+
+const TfLiteTensor* Input(const tflite::Subgraph& g, const TfLiteNode& n, int k) {
+  return k < n.inputs->size && n.inputs->data[k] >= 0 ? g.tensor(n.inputs->data[k]) : nullptr;
+}
+
+std::string OpName(const TfLiteRegistration& reg) {
+  if (reg.custom_name != nullptr) return reg.custom_name;
+  return octet::format::BuiltinOperatorName(reg.builtin_code);
+}
+
+}  // namespace
+
+double NodeMacs(const tflite::Subgraph& g, int node_index) {
+  const auto* nr = g.node_and_registration(node_index);
+  if (nr == nullptr || nr->first.delegate != nullptr) return 0;
+  const TfLiteNode& n = nr->first;
+  if (n.inputs->size < 2 || n.outputs->size < 1) return 0;
+  const TfLiteTensor* out = g.tensor(n.outputs->data[0]);
+  const TfLiteTensor* w = Input(g, n, 1);
+  if (out == nullptr || w == nullptr || w->dims == nullptr) return 0;
+  const int64_t outputs = Elements(out);
+  switch (nr->second.builtin_code) {
+    case kTfLiteBuiltinConv2d:  // each output: kh * kw * (input channels per group)
+      return w->dims->size == 4
+                 ? double(outputs) * w->dims->data[1] * w->dims->data[2] * w->dims->data[3]
+                 : 0;
+    case kTfLiteBuiltinDepthwiseConv2d:
+      return w->dims->size == 4 ? double(outputs) * w->dims->data[1] * w->dims->data[2] : 0;
+    case kTfLiteBuiltinFullyConnected:
+      return w->dims->size == 2 ? double(outputs) * w->dims->data[1] : 0;
+    case kTfLiteBuiltinTransposeConv: {
+      // inputs: output shape, weights [O, KH, KW, I], input [N, H, W, I]
+      const TfLiteTensor* x = Input(g, n, 2);
+      return w->dims->size == 4
+                 ? double(Elements(x)) * w->dims->data[0] * w->dims->data[1] * w->dims->data[2]
+                 : 0;
+    }
+    case kTfLiteBuiltinBatchMatmul: {
+      const TfLiteTensor* a = Input(g, n, 0);
+      const bool adj_x =
+          n.builtin_data && static_cast<const TfLiteBatchMatMulParams*>(n.builtin_data)->adj_x;
+      if (a == nullptr || a->dims == nullptr || a->dims->size < 2) return 0;
+      const int k = a->dims->data[a->dims->size - (adj_x ? 2 : 1)];
+      return double(outputs) * k;
+    }
+    default:
+      return 0;
+  }
+}
+
+void PrintProfile(const tflite::Interpreter& interp, const OpProfiler& profiler, int runs) {
+  const tflite::Subgraph& g = interp.primary_subgraph();
+  struct OpRow {
+    int nodes = 0;
+    double micros = 0, macs = 0;
+    std::set<std::string> kernels;
+  };
+  struct NodeRow {
+    int node;
+    double micros, macs;
+  };
+  std::map<std::string, OpRow> ops;
+  std::vector<NodeRow> nodes;
+  double total = 0;
+  for (int id : g.execution_plan()) {
+    const auto it = profiler.node_micros().find({g.subgraph_index(), id});
+    const double micros = it == profiler.node_micros().end() ? 0 : it->second / runs;
+    const double macs = NodeMacs(g, id);
+    OpRow& row = ops[OpName(g.node_and_registration(id)->second)];
+    row.nodes++;
+    row.micros += micros;
+    row.macs += macs;
+    row.kernels.insert(GetNodeKernelName(g, id));
+    nodes.push_back({id, micros, macs});
+    total += micros;
+  }
+  std::vector<std::pair<std::string, OpRow>> sorted(ops.begin(), ops.end());
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto& a, const auto& b) { return a.second.micros > b.second.micros; });
+  auto gmacs = [](double macs, double micros) {
+    return macs > 0 && micros > 0 ? macs / micros * 1e-3 : 0.0;
+  };
+  std::printf("profile (per invoke, %d runs): %.3f ms in nodes\n", runs, total / 1000);
+  std::printf("  %-28s %5s %9s %7s %8s  %s\n", "op", "nodes", "ms", "share", "GMAC/s", "kernel");
+  for (const auto& [name, row] : sorted) {
+    std::string kernels;
+    for (const std::string& k : row.kernels) kernels += (kernels.empty() ? "" : ", ") + k;
+    std::printf("  %-28s %5d %9.3f %6.1f%% %8.1f  %s\n", name.c_str(), row.nodes, row.micros / 1000,
+                total > 0 ? 100 * row.micros / total : 0, gmacs(row.macs, row.micros),
+                kernels.c_str());
+  }
+  std::sort(nodes.begin(), nodes.end(),
+            [](const NodeRow& a, const NodeRow& b) { return a.micros > b.micros; });
+  std::printf("slowest nodes:\n");
+  std::printf("  %5s %-24s %9s %7s %8s  %-24s %s\n", "node", "op", "ms", "share", "GMAC/s",
+              "kernel", "output");
+  for (size_t i = 0; i < nodes.size() && i < 10; ++i) {
+    const NodeRow& n = nodes[i];
+    const auto* nr = g.node_and_registration(n.node);
+    const TfLiteTensor* out = g.tensor(nr->first.outputs->data[0]);
+    std::printf("  %5d %-24s %9.3f %6.1f%% %8.1f  %-24s %s\n", n.node, OpName(nr->second).c_str(),
+                n.micros / 1000, total > 0 ? 100 * n.micros / total : 0, gmacs(n.macs, n.micros),
+                GetNodeKernelName(g, n.node), out ? ShapeString(out->dims).c_str() : "?");
+  }
+}
+
+}  // namespace octet::cli
