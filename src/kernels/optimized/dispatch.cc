@@ -33,6 +33,9 @@ const QDwKernel* QDwKernelFor(cpu::Isa isa) {
 const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa) {
   return Pick(isa, &kQBinaryScalar, &kQBinaryAvx2, &kQBinaryAvx512Vnni);
 }
+const QConvertKernel* QConvertKernelFor(cpu::Isa isa) {
+  return Pick(isa, &kQConvertScalar, &kQConvertAvx2, &kQConvertAvx512Vnni);
+}
 #else
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
   return Pick<QGemmKernel>(isa, &kQGemmScalar, nullptr, nullptr);
@@ -42,6 +45,9 @@ const QDwKernel* QDwKernelFor(cpu::Isa isa) {
 }
 const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa) {
   return Pick<QBinaryKernel>(isa, &kQBinaryScalar, nullptr, nullptr);
+}
+const QConvertKernel* QConvertKernelFor(cpu::Isa isa) {
+  return Pick<QConvertKernel>(isa, &kQConvertScalar, nullptr, nullptr);
 }
 #endif
 

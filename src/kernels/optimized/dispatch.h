@@ -4,6 +4,7 @@
 
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/qbinary/qbinary.h"
+#include "kernels/optimized/qconvert/qconvert.h"
 #include "kernels/optimized/qdw/qdw.h"
 #include "kernels/optimized/qgemm/qgemm.h"
 
@@ -14,5 +15,6 @@ namespace octet::optimized {
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa);
 const QDwKernel* QDwKernelFor(cpu::Isa isa);
 const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa);
+const QConvertKernel* QConvertKernelFor(cpu::Isa isa);
 
 }  // namespace octet::optimized

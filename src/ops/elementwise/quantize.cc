@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/dispatch.h"
 #include "kernels/optimized/lut/byte_table.h"
 #include "kernels/reference/activations.h"
 #include "kernels/reference/integer_elementwise.h"
+#include "octet/kernel_info.h"
 #include "ops/elementwise/elementwise_ops.h"
 #include "ops/elementwise/op_util.h"
 #include "quant/quantization_util.h"
@@ -34,8 +36,9 @@ struct QuantData {
   int axis = -1;  // -1: per-tensor
   Shape shape;
   QuantFn fn = nullptr;
-  reference::integer::RequantizeParams requant;  // quantized input -> quantized output
-  optimized::ByteTable table;                    // 8-bit -> 8-bit requantization
+  reference::integer::RequantizeParams requant;        // quantized input -> quantized output
+  optimized::ByteTable table;                          // 8-bit -> 8-bit requantization
+  const optimized::QConvertKernel *convert = nullptr;  // per-tensor float <-> 8-bit
 };
 
 // Reads and validates the affine quantization of `t` (the quantized side of the
@@ -87,6 +90,29 @@ void QuantizeKernel(const QuantData &d, const TfLiteTensor *in, TfLiteTensor *ou
   } else {
     reference::PerAxisQuantize(d.shape, d.axis, src, d.scales.data(), d.zero_points.data(), dst);
   }
+}
+
+// Per-tensor float <-> int8/uint8 on the optimized kernel of the active path.
+void QuantizeOptimized(const QuantData &d, const TfLiteTensor *in, TfLiteTensor *out) {
+  d.convert->quantize(tflite::GetTensorData<float>(in),
+                      static_cast<size_t>(tflite::NumElements(in)), d.scales[0], d.zero_points[0],
+                      out->type == kTfLiteInt8, reinterpret_cast<uint8_t *>(out->data.raw));
+}
+void DequantizeOptimized(const QuantData &d, const TfLiteTensor *in, TfLiteTensor *out) {
+  d.convert->dequantize(reinterpret_cast<const uint8_t *>(in->data.raw),
+                        static_cast<size_t>(tflite::NumElements(in)), d.scales[0], d.zero_points[0],
+                        in->type == kTfLiteInt8, tflite::GetTensorData<float>(out));
+}
+
+// Switches a per-tensor 8-bit QUANTIZE / DEQUANTIZE to the optimized kernel when the active
+// path has one.
+void ChooseConvertKernel(TfLiteContext *context, TfLiteNode *node, TfLiteType bytes_type,
+                         bool quantize, QuantData *data) {
+  if (data->axis >= 0 || (bytes_type != kTfLiteInt8 && bytes_type != kTfLiteUInt8)) return;
+  data->convert = optimized::QConvertKernelFor(cpu::ActiveIsa());
+  if (data->convert == nullptr) return;
+  data->fn = quantize ? QuantizeOptimized : DequantizeOptimized;
+  SetNodeKernelName(context, node, data->convert->name);
 }
 
 template <typename T>
@@ -151,7 +177,7 @@ void SetTypeRange(reference::integer::RequantizeParams *p) {
   p->act_max = std::numeric_limits<Out>::max();
 }
 
-TfLiteStatus RequantizePrepare(TfLiteContext *context, const TfLiteTensor *input,
+TfLiteStatus RequantizePrepare(TfLiteContext *context, TfLiteNode *node, const TfLiteTensor *input,
                                TfLiteTensor *output, QuantData *data) {
   QuantFn fn = nullptr;
   if (input->type == kTfLiteInt8) fn = PickRequantize<int8_t>(output->type);
@@ -193,6 +219,7 @@ TfLiteStatus RequantizePrepare(TfLiteContext *context, const TfLiteTensor *input
                                   : FillTable<uint8_t, uint8_t>(data);
     }
     data->fn = TableKernel;
+    SetNodeKernelName(context, node, "byte_table");
   }
   return ResizeOutput(context, output, Shape::Of(input));
 }
@@ -202,7 +229,7 @@ TfLiteStatus QuantizePrepare(TfLiteContext *context, TfLiteNode *node) {
   const TfLiteTensor *input;
   TfLiteTensor *output;
   TF_LITE_ENSURE_STATUS(GetIo(context, node, kQuantize, 1, &input, &output));
-  if (IsQuantizedType(input->type)) return RequantizePrepare(context, input, output, data);
+  if (IsQuantizedType(input->type)) return RequantizePrepare(context, node, input, output, data);
   if (input->type != kTfLiteFloat32) {
     TF_LITE_KERNEL_LOG(context, "%s: input type %s is not supported (only FLOAT32)", kQuantize,
                        TypeName(input->type));
@@ -226,7 +253,9 @@ TfLiteStatus QuantizePrepare(TfLiteContext *context, TfLiteNode *node) {
   // The output's quantization is checked against the input's shape (same as
   // output's).
   TF_LITE_ENSURE_STATUS(ResizeOutput(context, output, Shape::Of(input)));
-  return ReadQuantization(context, kQuantize, output, data);
+  TF_LITE_ENSURE_STATUS(ReadQuantization(context, kQuantize, output, data));
+  ChooseConvertKernel(context, node, output->type, true, data);
+  return kTfLiteOk;
 }
 
 TfLiteStatus DequantizePrepare(TfLiteContext *context, TfLiteNode *node) {
@@ -255,6 +284,7 @@ TfLiteStatus DequantizePrepare(TfLiteContext *context, TfLiteNode *node) {
   }
   if (input->type != kTfLiteFloat16) {
     TF_LITE_ENSURE_STATUS(ReadQuantization(context, kDequantize, input, data));
+    ChooseConvertKernel(context, node, input->type, false, data);
   }
   return ResizeOutput(context, output, Shape::Of(input));
 }

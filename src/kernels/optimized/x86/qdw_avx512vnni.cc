@@ -22,15 +22,22 @@ static inline __m512i LoadWidened(const uint8_t* p, __mmask32 mask) {
 }
 
 // Pixel p's taps: through the table, or base + p * step + offsets (see QDwTile).
+// Pixel p's taps: through the table, or base + p * step + offsets (see QDwTile). Holds
+// copies: the kernel's byte stores may alias anything, a reference would be reloaded.
 template <bool kOffsets>
 struct Taps {
-  const QDwTile& t;
+  explicit Taps(const QDwTile& t)
+      : a(t.a), base(t.base), step(t.pixel_step), offsets(t.tap_offsets), ks(t.ks) {}
   const uint8_t* operator()(int pixel, int tap) const {
-    if (kOffsets) return t.base + static_cast<size_t>(pixel) * t.pixel_step + t.tap_offsets[tap];
-    return t.a[static_cast<size_t>(pixel) * t.ks + tap];
+    if (kOffsets) return base + static_cast<size_t>(pixel) * step + offsets[tap];
+    return a[static_cast<size_t>(pixel) * ks + tap];
   }
+  const uint8_t* const* a;
+  const uint8_t* base;
+  size_t step;
+  const ptrdiff_t* offsets;
+  int ks;
 };
-
 template <bool kSigned, bool kLeftShift, bool kOffsets>
 void Kernel(const QDwTile& t) {
   const int channels = t.channels;
@@ -39,7 +46,7 @@ void Kernel(const QDwTile& t) {
   const int pixels = t.pixels;
   const auto* weights = static_cast<const int16_t*>(t.w);
   const QGemmRequant rq = t.rq;
-  const Taps<kOffsets> tap{t};
+  const Taps<kOffsets> tap(t);
   const __m512i zero_point = _mm512_set1_epi32(rq.output_zero_point);
   const __m512i act_min = _mm512_set1_epi32(rq.act_min);
   const __m512i act_max = _mm512_set1_epi32(rq.act_max);

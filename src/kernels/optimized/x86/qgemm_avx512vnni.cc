@@ -50,10 +50,10 @@ static inline void StoreFourRows(uint8_t* c, size_t stride, __m512i r0, __m512i 
   _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 3 * stride), _mm512_extracti32x4_epi32(rows, 3));
 }
 
-template <int NP, bool kSigned, bool kLeftShift>
+// MR rows (1..4: a single-row GEMV computes one) by NP panels.
+template <int MR, int NP, bool kSigned, bool kLeftShift>
 void Kernel(const QGemmTile& t) {
   // Everything the loops read is copied out first: the output stores could alias `t`.
-  const int mr = t.mr;
   const int nc = t.nc;
   const int kc = t.kc;
   const int ks = t.ks;
@@ -64,57 +64,52 @@ void Kernel(const QGemmTile& t) {
   const size_t tap_bytes = static_cast<size_t>((kc + kKr - 1) & ~(kKr - 1)) * kNr;
   const __m512i flip = _mm512_set1_epi8(static_cast<char>(kSigned ? 0x80 : 0));
 
-  __m512i acc[kMr][NP];
+  __m512i acc[MR][NP];
 #pragma GCC unroll 4
   for (int p = 0; p < NP; ++p) {
     const __m512i b = _mm512_loadu_si512(t.rq.bias + p * kNr);
 #pragma GCC unroll 4
-    for (int m = 0; m < kMr; ++m) acc[m][p] = b;
+    for (int m = 0; m < MR; ++m) acc[m][p] = b;
   }
   if (t.row_offsets != nullptr) {
 #pragma GCC unroll 4
-    for (int m = 0; m < kMr; ++m) {
-      const __m512i r = _mm512_set1_epi32(m < mr ? t.row_offsets[m] : 0);
+    for (int m = 0; m < MR; ++m) {
+      const __m512i r = _mm512_set1_epi32(t.row_offsets[m]);
 #pragma GCC unroll 4
       for (int p = 0; p < NP; ++p) acc[m][p] = _mm512_add_epi32(acc[m][p], r);
     }
   }
 
   for (int s = 0; s < ks; ++s) {
-    const uint8_t* a0 = a[s * kMr + 0];
-    const uint8_t* a1 = a[s * kMr + 1];
-    const uint8_t* a2 = a[s * kMr + 2];
-    const uint8_t* a3 = a[s * kMr + 3];
+    const uint8_t* rows[MR];
+#pragma GCC unroll 4
+    for (int m = 0; m < MR; ++m) rows[m] = a[s * kMr + m];
     const uint8_t* wk = w + static_cast<size_t>(s) * tap_bytes;
     int k = 0;
     for (; k < kc4; k += 4, wk += 4 * kNr) {
-      const __m512i x0 = _mm512_xor_si512(Broadcast4(a0 + k), flip);
-      const __m512i x1 = _mm512_xor_si512(Broadcast4(a1 + k), flip);
-      const __m512i x2 = _mm512_xor_si512(Broadcast4(a2 + k), flip);
-      const __m512i x3 = _mm512_xor_si512(Broadcast4(a3 + k), flip);
+      __m512i x[MR];
+#pragma GCC unroll 4
+      for (int m = 0; m < MR; ++m) x[m] = _mm512_xor_si512(Broadcast4(rows[m] + k), flip);
 #pragma GCC unroll 4
       for (int p = 0; p < NP; ++p) {
         const __m512i wv = _mm512_loadu_si512(wk + p * pstride);
-        acc[0][p] = _mm512_dpbusd_epi32(acc[0][p], x0, wv);
-        acc[1][p] = _mm512_dpbusd_epi32(acc[1][p], x1, wv);
-        acc[2][p] = _mm512_dpbusd_epi32(acc[2][p], x2, wv);
-        acc[3][p] = _mm512_dpbusd_epi32(acc[3][p], x3, wv);
+#pragma GCC unroll 4
+        for (int m = 0; m < MR; ++m) acc[m][p] = _mm512_dpbusd_epi32(acc[m][p], x[m], wv);
       }
     }
     if (k < kc) {
       // The packed weights beyond kc are zero: whatever fills the group's rest adds nothing.
       const int rest = kc - k;
-      const __m512i x0 = _mm512_xor_si512(BroadcastPartial(a0 + k, rest), flip);
-      const __m512i x1 = _mm512_xor_si512(BroadcastPartial(a1 + k, rest), flip);
-      const __m512i x2 = _mm512_xor_si512(BroadcastPartial(a2 + k, rest), flip);
-      const __m512i x3 = _mm512_xor_si512(BroadcastPartial(a3 + k, rest), flip);
+      __m512i x[MR];
+#pragma GCC unroll 4
+      for (int m = 0; m < MR; ++m) {
+        x[m] = _mm512_xor_si512(BroadcastPartial(rows[m] + k, rest), flip);
+      }
 #pragma GCC unroll 4
       for (int p = 0; p < NP; ++p) {
         const __m512i wv = _mm512_loadu_si512(wk + p * pstride);
-        acc[0][p] = _mm512_dpbusd_epi32(acc[0][p], x0, wv);
-        acc[1][p] = _mm512_dpbusd_epi32(acc[1][p], x1, wv);
-        acc[2][p] = _mm512_dpbusd_epi32(acc[2][p], x2, wv);
-        acc[3][p] = _mm512_dpbusd_epi32(acc[3][p], x3, wv);
+#pragma GCC unroll 4
+        for (int m = 0; m < MR; ++m) acc[m][p] = _mm512_dpbusd_epi32(acc[m][p], x[m], wv);
       }
     }
   }
@@ -130,46 +125,62 @@ void Kernel(const QGemmTile& t) {
     if (columns <= 0) break;
     const avx512::RequantPanel rq =
         avx512::LoadRequantPanel(t.rq, p * kNr, p * kNr, avx512::MergeInterleavedHalves());
-    __m512i out[kMr];
+    __m512i out[MR];
 #pragma GCC unroll 4
-    for (int m = 0; m < kMr; ++m) {
+    for (int m = 0; m < MR; ++m) {
       out[m] =
           avx512::FinishOutput(avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc[m][p], rq),
                                zero_point, act_min, act_max);
     }
     uint8_t* cp = c + p * kNr;
-    if (mr == kMr && columns >= kNr) {
-      StoreFourRows<kSigned>(cp, stride, out[0], out[1], out[2], out[3]);
-    } else {
+    if constexpr (MR == 4) {
+      if (columns >= kNr) {
+        StoreFourRows<kSigned>(cp, stride, out[0], out[1], out[2], out[3]);
+        continue;
+      }
+    }
+    {
       const __mmask16 mask = columns >= kNr ? static_cast<__mmask16>(0xFFFF)
                                             : static_cast<__mmask16>((1u << columns) - 1);
 #pragma GCC unroll 4
-      for (int m = 0; m < kMr; ++m) {
-        if (m < mr) _mm512_mask_cvtepi32_storeu_epi8(cp + m * stride, mask, out[m]);
-      }
+      for (int m = 0; m < MR; ++m) _mm512_mask_cvtepi32_storeu_epi8(cp + m * stride, mask, out[m]);
     }
   }
 }
 
-template <bool kSigned, bool kLeftShift>
+template <int MR, bool kSigned, bool kLeftShift>
 void RunPanels(const QGemmTile& t) {
   switch ((t.nc + kNr - 1) / kNr) {
     case 1:
-      return Kernel<1, kSigned, kLeftShift>(t);
+      return Kernel<MR, 1, kSigned, kLeftShift>(t);
     case 2:
-      return Kernel<2, kSigned, kLeftShift>(t);
+      return Kernel<MR, 2, kSigned, kLeftShift>(t);
     case 3:
-      return Kernel<3, kSigned, kLeftShift>(t);
+      return Kernel<MR, 3, kSigned, kLeftShift>(t);
     default:
-      return Kernel<4, kSigned, kLeftShift>(t);
+      return Kernel<MR, 4, kSigned, kLeftShift>(t);
+  }
+}
+
+template <bool kSigned, bool kLeftShift>
+void RunRows(const QGemmTile& t) {
+  switch (t.mr) {
+    case 1:
+      return RunPanels<1, kSigned, kLeftShift>(t);
+    case 2:
+      return RunPanels<2, kSigned, kLeftShift>(t);
+    case 3:
+      return RunPanels<3, kSigned, kLeftShift>(t);
+    default:
+      return RunPanels<4, kSigned, kLeftShift>(t);
   }
 }
 
 void Run(const QGemmTile& t) {
   if (t.input_signed) {
-    t.rq.any_left_shift ? RunPanels<true, true>(t) : RunPanels<true, false>(t);
+    t.rq.any_left_shift ? RunRows<true, true>(t) : RunRows<true, false>(t);
   } else {
-    t.rq.any_left_shift ? RunPanels<false, true>(t) : RunPanels<false, false>(t);
+    t.rq.any_left_shift ? RunRows<false, true>(t) : RunRows<false, false>(t);
   }
 }
 
