@@ -75,13 +75,15 @@ void QConv(benchmark::State& state, const Layer& layer, cpu::Isa isa, int thread
   d.input_offset = 3;
   d.multiplier = multiplier.data();
   d.shift = shift.data();
-  std::vector<uint8_t> packed_buffer(optimized::QGemmPackedSize(*kernel, d.n, ks, d.kc));
+  d.kernel_w = layer.kernel;
+  std::vector<uint8_t> packed_buffer(optimized::QGemmPackedSize(*kernel, d));
   const optimized::QGemmPacked packed = optimized::QGemmPack(*kernel, d, packed_buffer.data());
-  std::vector<uint8_t> zero_row(s.in_c, 253);
+  std::vector<uint8_t> zero_row(optimized::QGemmZeroRowBytes(packed), 253);
   std::vector<uint8_t> output(static_cast<size_t>(s.out_h) * s.out_w * layer.out_c);
   ThreadPool pool(threads);
   for (auto _ : state) {
-    optimized::RunQGemmConv(packed, s, input.data(), zero_row.data(), output.data(), &pool);
+    optimized::RunQGemmConv(packed, s, input.data(), input.size(), zero_row.data(), output.data(),
+                            &pool);
     benchmark::DoNotOptimize(output.data());
   }
   const double macs = double(s.out_h) * s.out_w * layer.out_c * ks * s.in_c;

@@ -42,6 +42,29 @@ class ThreadPool {
   std::unique_ptr<Impl> impl_;
 };
 
+// Elements per task below which elementwise kernels stay on one thread.
+constexpr size_t kElementwiseChunk = 16384;
+
+// Calls fn(begin, end) over [0, n) split into contiguous chunks of at least `min_chunk` items
+// (elementwise work: chunks too small cost more in wake-ups than they save). `pool` may be
+// null: one call on the calling thread.
+template <typename Fn>
+void ParallelForChunks(ThreadPool* pool, size_t n, size_t min_chunk, Fn&& fn) {
+  const size_t threads = pool ? static_cast<size_t>(pool->threads()) : 1;
+  size_t chunks = min_chunk > 0 ? n / min_chunk : n;
+  if (chunks > threads) chunks = threads;
+  if (chunks <= 1) {
+    if (n > 0) fn(size_t{0}, n);
+    return;
+  }
+  const size_t per_chunk = (n + chunks - 1) / chunks;
+  pool->ParallelFor(chunks, [&](size_t c) {
+    const size_t begin = c * per_chunk;
+    const size_t end = begin + per_chunk < n ? begin + per_chunk : n;
+    if (begin < end) fn(begin, end);
+  });
+}
+
 // The number of tasks worth splitting `work_items` into for `threads` threads: enough for
 // balance (a few per thread) without tiles so small that overhead dominates.
 size_t SuggestedTaskCount(size_t work_items, int threads);

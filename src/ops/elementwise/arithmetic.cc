@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/reference/binary.h"
-#include "kernels/reference/integer_elementwise.h"
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/dispatch.h"
+#include "kernels/reference/binary.h"
+#include "kernels/reference/integer_elementwise.h"
 #include "kernels/shape.h"
+#include "kernels/threads/cpu_backend_context.h"
 #include "octet/kernel_info.h"
 #include "ops/elementwise/elementwise_ops.h"
 #include "ops/elementwise/op_util.h"
@@ -106,17 +107,25 @@ TfLiteStatus EvalQuantized(TfLiteContext *, const ArithData &data, const TfLiteT
 }
 
 // Equal shapes or a single-value operand, on the optimized 8-bit kernel.
-TfLiteStatus EvalQuantizedOptimized(TfLiteContext *, const ArithData &data,
+TfLiteStatus EvalQuantizedOptimized(TfLiteContext *context, const ArithData &data,
                                     const TfLiteTensor *input1, const TfLiteTensor *input2,
                                     TfLiteTensor *output) {
-  optimized::QBinaryCall call;
-  call.a = reinterpret_cast<const uint8_t *>(input1->data.raw);
-  call.b = reinterpret_cast<const uint8_t *>(input2->data.raw);
-  call.out = reinterpret_cast<uint8_t *>(output->data.raw);
-  call.n = static_cast<size_t>(data.out_shape.FlatSize());
-  call.a_scalar = data.shape1.FlatSize() == 1 && call.n != 1;
-  call.b_scalar = data.shape2.FlatSize() == 1 && call.n != 1;
-  data.qbinary->run(data.qparams, call);
+  const auto *a = reinterpret_cast<const uint8_t *>(input1->data.raw);
+  const auto *b = reinterpret_cast<const uint8_t *>(input2->data.raw);
+  auto *out = reinterpret_cast<uint8_t *>(output->data.raw);
+  const size_t n = static_cast<size_t>(data.out_shape.FlatSize());
+  const bool a_scalar = data.shape1.FlatSize() == 1 && n != 1;
+  const bool b_scalar = data.shape2.FlatSize() == 1 && n != 1;
+  ParallelForChunks(GetThreadPool(context), n, kElementwiseChunk, [&](size_t begin, size_t end) {
+    optimized::QBinaryCall call;
+    call.a = a_scalar ? a : a + begin;
+    call.b = b_scalar ? b : b + begin;
+    call.out = out + begin;
+    call.n = end - begin;
+    call.a_scalar = a_scalar;
+    call.b_scalar = b_scalar;
+    data.qbinary->run(data.qparams, call);
+  });
   return kTfLiteOk;
 }
 
@@ -306,8 +315,8 @@ TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
 
 template <ArithOp kOp, typename Params, bool reference_only = false>
 TfLiteRegistration *Registration() {
-  static TfLiteRegistration r = MakeRegistration(
-      InitData<ArithData>, FreeData<ArithData>, Prepare<kOp, Params, reference_only>, Eval<kOp>);
+  static TfLiteRegistration r = MakeRegistration(InitData<ArithData>, FreeData<ArithData>,
+                                                 Prepare<kOp, Params, reference_only>, Eval<kOp>);
   return &r;
 }
 

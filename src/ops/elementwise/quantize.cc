@@ -12,6 +12,7 @@
 #include "kernels/optimized/lut/byte_table.h"
 #include "kernels/reference/activations.h"
 #include "kernels/reference/integer_elementwise.h"
+#include "kernels/threads/cpu_backend_context.h"
 #include "octet/kernel_info.h"
 #include "ops/elementwise/elementwise_ops.h"
 #include "ops/elementwise/op_util.h"
@@ -39,6 +40,7 @@ struct QuantData {
   reference::integer::RequantizeParams requant;        // quantized input -> quantized output
   optimized::ByteTable table;                          // 8-bit -> 8-bit requantization
   const optimized::QConvertKernel *convert = nullptr;  // per-tensor float <-> 8-bit
+  ThreadPool *pool = nullptr;                          // set by Eval for the optimized kernels
 };
 
 // Reads and validates the affine quantization of `t` (the quantized side of the
@@ -141,9 +143,12 @@ void RequantizeKernel(const QuantData &d, const TfLiteTensor *in, TfLiteTensor *
 
 // 8-bit -> 8-bit requantization through the table prepare filled from the reference.
 void TableKernel(const QuantData &d, const TfLiteTensor *in, TfLiteTensor *out) {
-  optimized::ApplyByteTable(d.table, reinterpret_cast<const uint8_t *>(in->data.raw),
-                            reinterpret_cast<uint8_t *>(out->data.raw),
-                            static_cast<size_t>(tflite::NumElements(in)));
+  const auto *src = reinterpret_cast<const uint8_t *>(in->data.raw);
+  auto *dst = reinterpret_cast<uint8_t *>(out->data.raw);
+  ParallelForChunks(d.pool, static_cast<size_t>(tflite::NumElements(in)), kElementwiseChunk,
+                    [&](size_t begin, size_t end) {
+                      optimized::ApplyByteTable(d.table, src + begin, dst + begin, end - begin);
+                    });
 }
 
 template <typename In, typename Out>
@@ -291,11 +296,12 @@ TfLiteStatus DequantizePrepare(TfLiteContext *context, TfLiteNode *node) {
 
 template <const char *const *kName>
 TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
-  const auto &data = *static_cast<const QuantData *>(node->user_data);
+  auto &data = *static_cast<QuantData *>(node->user_data);
   const TfLiteTensor *input = tflite::GetInput(context, node, 0);
   TfLiteTensor *output = tflite::GetOutput(context, node, 0);
   TF_LITE_ENSURE_STATUS(CheckHasData(context, *kName, input, "input 0"));
   TF_LITE_ENSURE_STATUS(CheckHasData(context, *kName, output, "output"));
+  data.pool = GetThreadPool(context);  // the pool can change with SetNumThreads
   data.fn(data, input, output);
   return kTfLiteOk;
 }

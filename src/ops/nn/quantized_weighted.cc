@@ -52,15 +52,19 @@ bool PackGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
   d.output_zero_point = q->quant.params.output_offset;
   d.act_min = q->quant.params.act_min;
   d.act_max = q->quant.params.act_max;
+  d.kernel_w = conv ? g.kernel_w : 1;
+  d.dilation_w = conv ? g.dilation_w : 1;
   if (conv && !optimized::QGemmDriverSupportsTaps(kernel, d.ks)) return false;
-  const size_t packed_bytes = optimized::QGemmPackedSize(kernel, d.n, d.ks, d.kc);
-  auto* buffer = static_cast<uint8_t*>(
-      context->AllocatePersistentBuffer(context, packed_bytes + static_cast<size_t>(d.kc)));
+  const size_t packed_bytes = optimized::QGemmPackedSize(kernel, d);
+  // The zero row's size depends on the layout the packer picks: allocate for the largest.
+  const size_t zero_bytes = static_cast<size_t>(d.kernel_w) * static_cast<size_t>(d.kc) + 64;
+  auto* buffer =
+      static_cast<uint8_t*>(context->AllocatePersistentBuffer(context, packed_bytes + zero_bytes));
   if (buffer == nullptr) return false;
   q->gemm = optimized::QGemmPack(kernel, d, buffer);
+  if (optimized::QGemmZeroRowBytes(q->gemm) > zero_bytes) return false;
   uint8_t* zero_row = buffer + packed_bytes;
-  std::memset(zero_row, static_cast<uint8_t>(-q->quant.params.input_offset),
-              static_cast<size_t>(d.kc));
+  std::memset(zero_row, static_cast<uint8_t>(-q->quant.params.input_offset), zero_bytes);
   q->zero_row = zero_row;
   q->kernel_name = kernel.name;
   return true;
@@ -255,7 +259,8 @@ void EvalQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const Quant
   const WeightedGeometry& g = q.geometry;
   switch (g.op) {
     case WeightedOp::kConv:
-      optimized::RunQGemmConv(q.gemm, ConvShapeOf(g), input, q.zero_row, output, pool);
+      optimized::RunQGemmConv(q.gemm, ConvShapeOf(g), input, t.input->bytes, q.zero_row, output,
+                              pool);
       break;
     case WeightedOp::kFullyConnected:
       optimized::RunQGemmRows(q.gemm, g.rows, input, static_cast<size_t>(g.depth), output, pool);

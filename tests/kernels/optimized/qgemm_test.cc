@@ -126,15 +126,16 @@ void CheckConv(const ConvCase& c, const QGemmKernel& kernel, std::mt19937& rng) 
                                       weights.data(), bias, out_shape, want.data());
   }
 
-  const QGemmWeightsDesc desc = Describe(q, weights, c.out_c, ks, s.in_c, c.with_bias);
-  std::vector<uint8_t> packed_buffer(QGemmPackedSize(kernel, c.out_c, ks, s.in_c) + 64);
+  QGemmWeightsDesc desc = Describe(q, weights, c.out_c, ks, s.in_c, c.with_bias);
+  desc.kernel_w = s.kernel_w;
+  desc.dilation_w = s.dilation_w;
+  std::vector<uint8_t> packed_buffer(QGemmPackedSize(kernel, desc));
   const QGemmPacked packed = QGemmPack(kernel, desc, packed_buffer.data());
-  const std::vector<uint8_t> zero_row(static_cast<size_t>(s.in_c),
-                                      static_cast<uint8_t>(q.input_zp));
+  const std::vector<uint8_t> zero_row(QGemmZeroRowBytes(packed), static_cast<uint8_t>(q.input_zp));
   for (int threads : {1, 2}) {
     ThreadPool pool(threads);
     std::vector<uint8_t> got(want.size(), 0xEE);
-    RunQGemmConv(packed, s, input.data(), zero_row.data(), got.data(), &pool);
+    RunQGemmConv(packed, s, input.data(), input.size(), zero_row.data(), got.data(), &pool);
     ASSERT_EQ(got, want) << kernel.name << " threads " << threads << ": " << c.Describe();
   }
 }
@@ -192,9 +193,9 @@ TEST_P(QGemmPathTest, RandomFullyConnectedMatchesReference) {
                                                   input.data(), weights.data(), q.bias.data(),
                                                   want.data());
     }
-    std::vector<uint8_t> packed_buffer(QGemmPackedSize(kernel(), units, 1, depth));
-    const QGemmPacked packed =
-        QGemmPack(kernel(), Describe(q, weights, units, 1, depth, true), packed_buffer.data());
+    const QGemmWeightsDesc desc = Describe(q, weights, units, 1, depth, true);
+    std::vector<uint8_t> packed_buffer(QGemmPackedSize(kernel(), desc));
+    const QGemmPacked packed = QGemmPack(kernel(), desc, packed_buffer.data());
     for (int threads : {1, 2}) {
       ThreadPool pool(threads);
       std::vector<uint8_t> got(want.size(), 0xEE);
@@ -243,9 +244,9 @@ TEST_P(QGemmPathTest, RequantizationRoundingBoundaries) {
                                                static_cast<uint32_t>(q.output_zp));
         want[c] = static_cast<uint8_t>(static_cast<int8_t>(std::min(127, std::max(-128, v))));
       }
-      std::vector<uint8_t> packed_buffer(QGemmPackedSize(kernel(), kColumns, 1, 4));
-      const QGemmPacked packed =
-          QGemmPack(kernel(), Describe(q, weights, kColumns, 1, 4, true), packed_buffer.data());
+      const QGemmWeightsDesc desc = Describe(q, weights, kColumns, 1, 4, true);
+      std::vector<uint8_t> packed_buffer(QGemmPackedSize(kernel(), desc));
+      const QGemmPacked packed = QGemmPack(kernel(), desc, packed_buffer.data());
       std::vector<uint8_t> got(kColumns);
       RunQGemmRows(packed, 1, input.data(), 4, got.data(), nullptr);
       ASSERT_EQ(got, want) << kernel().name << " shift " << shift;

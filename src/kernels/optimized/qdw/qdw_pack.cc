@@ -1,6 +1,9 @@
 #include "kernels/optimized/qdw/qdw_pack.h"
 
 #include <cstring>
+#include <vector>
+
+#include "kernels/optimized/qgemm/qgemm_pack.h"
 
 namespace octet::optimized {
 namespace {
@@ -91,12 +94,12 @@ QDwPacked QDwPack(const QDwKernel& kernel, const QDwWeightsDesc& d, void* buffer
     multiplier[slot] = d.multiplier[c];
     shift[slot] = d.shift[c];
     any_left_shift |= d.shift[c] > 0;
-    const int right = d.shift[c] < 0 ? -d.shift[c] : 0;
-    const size_t slot64 = Slot64(kernel, c);
-    round_add[slot64] = (int64_t{1} << 30) + (right > 0 ? int64_t{1} << (right + 30) : 0);
-    negative_sub[slot64] = right > 0 ? int64_t{1} << 31 : 0;
-    total_shift[slot64] = 31 + right;
   }
+  std::vector<size_t> slots64(static_cast<size_t>(d.channels));
+  for (int c = 0; c < d.channels; ++c) slots64[c] = Slot64(kernel, c);
+  bool zero_point_folded = false;
+  FillFusedRounding(d.shift, d.channels, d.output_zero_point, slots64.data(), round_add,
+                    negative_sub, total_shift, &zero_point_folded);
 
   QDwPacked p;
   p.kernel = &kernel;
@@ -111,6 +114,7 @@ QDwPacked QDwPack(const QDwKernel& kernel, const QDwWeightsDesc& d, void* buffer
   p.rq.negative_sub = negative_sub;
   p.rq.total_shift = total_shift;
   p.rq.any_left_shift = any_left_shift;
+  p.rq.zero_point_folded = zero_point_folded;
   p.rq.output_zero_point = d.output_zero_point;
   p.rq.act_min = d.act_min;
   p.rq.act_max = d.act_max;

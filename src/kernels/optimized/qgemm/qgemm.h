@@ -48,10 +48,18 @@ struct QGemmRequant {
   const int64_t* negative_sub;
   const int64_t* total_shift;
   bool any_left_shift;  // some column has shift > 0
+  // round_add already holds output_zero_point << total_shift (possible when every column's
+  // right shift is at most kMaxFoldedRightShift): the 64-bit rounding then yields
+  // result + output_zero_point exactly, and kernels that use it skip the addition.
+  bool zero_point_folded;
   int32_t output_zero_point;
   int32_t act_min;
   int32_t act_max;
 };
+
+// Largest right shift for which output_zero_point << (31 + shift) stays far enough below 2^63
+// that p + round_add cannot overflow (|p| < 2^62, |zero point| < 2^16).
+constexpr int kMaxFoldedRightShift = 14;
 
 // One call: up to `mr` rows (<= the kernel's MR) by `nc` columns.
 struct QGemmTile {

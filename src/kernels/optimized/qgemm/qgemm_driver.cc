@@ -8,61 +8,44 @@
 namespace octet::optimized {
 namespace {
 
+constexpr int kGatherRows = 16;  // >= any kernel's mr
+
+size_t RoundUp(size_t x, size_t m) { return (x + m - 1) / m * m; }
+
 // Where the rows of A come from.
 struct RowSource {
-  // Dense rows: row r at base + r * row_stride (ks == 1).
+  // Dense rows: row r at base + r * row_stride (one tap).
   const uint8_t* base = nullptr;
   size_t row_stride = 0;
   // Convolution: taps of output pixel r; used when conv != nullptr.
   const QConvShape* conv = nullptr;
   const uint8_t* zero_row = nullptr;
+  // Input addresses up to this one have a whole padded tap readable (0: none).
+  uintptr_t last_padded_start = 0;
 };
 
-// Where output pixel r's receptive field starts: its image and the input row and column of
-// the filter's top-left tap (possibly in the padding).
+// The last address from which `padded_tap` bytes stay within `bytes` bytes at `base`.
+uintptr_t LastPaddedStart(const uint8_t* base, size_t bytes, size_t padded_tap) {
+  return bytes >= padded_tap ? reinterpret_cast<uintptr_t>(base) + (bytes - padded_tap) : 0;
+}
+
+// Output pixel r's image and the input row and column of its filter's top-left tap.
 struct PixelOrigin {
   const uint8_t* image;
   int iy0;
   int ix0;
 };
 
-PixelOrigin OriginOf(const RowSource& src, int r) {
-  const QConvShape& s = *src.conv;
+PixelOrigin OriginOf(const QConvShape& s, const uint8_t* base, int r) {
   const int pixels = s.out_h * s.out_w;
   const int b = r / pixels;
   const int oy = (r % pixels) / s.out_w;
   const int ox = r % s.out_w;
-  return {src.base + static_cast<size_t>(b) * s.in_h * s.in_w * s.in_c, oy * s.stride_h - s.pad_h,
+  return {base + static_cast<size_t>(b) * s.in_h * s.in_w * s.in_c, oy * s.stride_h - s.pad_h,
           ox * s.stride_w - s.pad_w};
 }
 
-// Fills table[tap * mr_max + i] for rows [row0, row0 + rows); rows beyond repeat row0.
-void BuildTable(const RowSource& src, int mr_max, int row0, int rows, const uint8_t** table) {
-  for (int i = 0; i < mr_max; ++i) {
-    const int r = row0 + (i < rows ? i : 0);
-    if (src.conv == nullptr) {
-      table[i] = src.base + static_cast<size_t>(r) * src.row_stride;
-      continue;
-    }
-    const QConvShape& s = *src.conv;
-    const PixelOrigin o = OriginOf(src, r);
-    int tap = 0;
-    for (int fy = 0; fy < s.kernel_h; ++fy) {
-      const int iy = o.iy0 + fy * s.dilation_h;
-      for (int fx = 0; fx < s.kernel_w; ++fx, ++tap) {
-        const int ix = o.ix0 + fx * s.dilation_w;
-        const bool inside = iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w;
-        table[tap * mr_max + i] =
-            inside ? o.image + (static_cast<size_t>(iy) * s.in_w + ix) * s.in_c : src.zero_row;
-      }
-    }
-  }
-}
-
-constexpr int kIm2colRows = 16;        // >= any kernel's mr
-constexpr int kMaxIm2colBytes = 2048;  // >= the longest im2col row (see QGemmUseIm2col)
-
-// A short copy in 8-, 4- and 1-byte moves: im2col pieces are a few bytes long.
+// A short copy in 8-, 4- and 1-byte moves: gathered pieces are a few bytes long.
 inline uint8_t* CopyShort(uint8_t* dst, const uint8_t* src, int n) {
   for (; n >= 8; n -= 8, src += 8, dst += 8) std::memcpy(dst, src, 8);
   if (n >= 4) {
@@ -73,34 +56,128 @@ inline uint8_t* CopyShort(uint8_t* dst, const uint8_t* src, int n) {
   return dst;
 }
 
-// Copies the receptive field of rows [row0, row0 + mr_max) (rows past `rows` repeat row0) into
-// gathered[i], tap after tap, and points table[i] at it. A filter row that lies inside the
-// image with no dilation is one contiguous run of kernel_w * in_c bytes.
-void GatherIm2col(const RowSource& src, int mr_max, int row0, int rows,
-                  uint8_t (*gathered)[kMaxIm2colBytes], const uint8_t** table) {
-  const QConvShape& s = *src.conv;
-  const int run = s.kernel_w * s.in_c;
-  for (int i = 0; i < mr_max; ++i) {
-    const PixelOrigin o = OriginOf(src, row0 + (i < rows ? i : 0));
-    uint8_t* out = gathered[i];
+// One tile's rows: the table of tap pointers (a[tap * mr + row]) and, for rows that need it,
+// their gathered bytes.
+class TileRows {
+ public:
+  TileRows(const QGemmPacked& packed, const RowSource& src, int mr)
+      : packed_(packed), src_(src), mr_(mr) {}
+
+  // Fills the table for rows [row0, row0 + rows); rows beyond repeat row0. Returns whether
+  // every tap pointer has a whole padded tap readable.
+  bool Build(int row0, int rows) {
+    padded_ok_ = true;
+    for (int i = 0; i < mr_; ++i) {
+      const int r = row0 + (i < rows ? i : 0);
+      if (src_.conv == nullptr) {
+        Set(0, i, src_.base + static_cast<size_t>(r) * src_.row_stride);
+        continue;
+      }
+      const PixelOrigin o = OriginOf(*src_.conv, src_.base, r);
+      switch (packed_.layout) {
+        case QGemmLayout::kTaps:
+          Taps(o, i);
+          break;
+        case QGemmLayout::kRowTaps:
+          RowTaps(o, i);
+          break;
+        case QGemmLayout::kIm2col:
+          Im2col(o, i);
+          break;
+      }
+    }
+    return padded_ok_;
+  }
+
+  const uint8_t* const* table() const { return table_; }
+
+ private:
+  void Set(int tap, int row, const uint8_t* p) {
+    table_[tap * mr_ + row] = p;
+    // The zero row and gathered rows have slack; input pointers near its end do not.
+    const uintptr_t at = reinterpret_cast<uintptr_t>(p);
+    const uintptr_t gathered = reinterpret_cast<uintptr_t>(gathered_[0]);
+    const bool slack = p == src_.zero_row || (at >= gathered && at < gathered + sizeof(gathered_));
+    if (!slack && at > src_.last_padded_start) padded_ok_ = false;
+  }
+
+  // Zeroes the bytes after a gathered row up to its channel-group padding (they are read).
+  static void PadGathered(uint8_t* end) { std::memset(end, 0, 16); }
+
+  void Taps(const PixelOrigin& o, int row) {
+    const QConvShape& s = *src_.conv;
+    int tap = 0;
+    for (int fy = 0; fy < s.kernel_h; ++fy) {
+      const int iy = o.iy0 + fy * s.dilation_h;
+      for (int fx = 0; fx < s.kernel_w; ++fx, ++tap) {
+        const int ix = o.ix0 + fx * s.dilation_w;
+        const bool inside = iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w;
+        Set(tap, row,
+            inside ? o.image + (static_cast<size_t>(iy) * s.in_w + ix) * s.in_c : src_.zero_row);
+      }
+    }
+  }
+
+  // One tap per filter row: its kernel_w pixels are contiguous when inside the image; a row
+  // crossing the left or right border is gathered with zero-point padding.
+  void RowTaps(const PixelOrigin& o, int row) {
+    const QConvShape& s = *src_.conv;
+    const int run = s.kernel_w * s.in_c;
+    const size_t stride = RoundUp(static_cast<size_t>(run), 16);
+    for (int fy = 0; fy < s.kernel_h; ++fy) {
+      const int iy = o.iy0 + fy * s.dilation_h;
+      if (iy < 0 || iy >= s.in_h) {
+        Set(fy, row, src_.zero_row);
+        continue;
+      }
+      const uint8_t* line = o.image + static_cast<size_t>(iy) * s.in_w * s.in_c;
+      if (o.ix0 >= 0 && o.ix0 + s.kernel_w <= s.in_w) {
+        Set(fy, row, line + static_cast<size_t>(o.ix0) * s.in_c);
+        continue;
+      }
+      uint8_t* out = gathered_[row] + fy * stride;
+      uint8_t* p = out;
+      for (int fx = 0; fx < s.kernel_w; ++fx) {
+        const int ix = o.ix0 + fx;
+        p = CopyShort(
+            p, ix >= 0 && ix < s.in_w ? line + static_cast<size_t>(ix) * s.in_c : src_.zero_row,
+            s.in_c);
+      }
+      PadGathered(p);
+      Set(fy, row, out);
+    }
+  }
+
+  // Every tap copied into one row; a filter row inside the image without dilation is one run.
+  void Im2col(const PixelOrigin& o, int row) {
+    const QConvShape& s = *src_.conv;
+    uint8_t* out = gathered_[row];
     for (int fy = 0; fy < s.kernel_h; ++fy) {
       const int iy = o.iy0 + fy * s.dilation_h;
       const bool row_inside = iy >= 0 && iy < s.in_h;
       const uint8_t* line = o.image + static_cast<size_t>(row_inside ? iy : 0) * s.in_w * s.in_c;
       if (row_inside && s.dilation_w == 1 && o.ix0 >= 0 && o.ix0 + s.kernel_w <= s.in_w) {
-        out = CopyShort(out, line + static_cast<size_t>(o.ix0) * s.in_c, run);
+        out = CopyShort(out, line + static_cast<size_t>(o.ix0) * s.in_c, s.kernel_w * s.in_c);
         continue;
       }
       for (int fx = 0; fx < s.kernel_w; ++fx) {
         const int ix = o.ix0 + fx * s.dilation_w;
         const bool inside = row_inside && ix >= 0 && ix < s.in_w;
-        out =
-            CopyShort(out, inside ? line + static_cast<size_t>(ix) * s.in_c : src.zero_row, s.in_c);
+        out = CopyShort(out, inside ? line + static_cast<size_t>(ix) * s.in_c : src_.zero_row,
+                        s.in_c);
       }
     }
-    table[i] = gathered[i];
+    PadGathered(out);
+    Set(0, row, gathered_[row]);
   }
-}
+
+  const QGemmPacked& packed_;
+  const RowSource& src_;
+  const int mr_;
+  bool padded_ok_ = true;
+  const uint8_t* table_[kMaxIndirection];
+  alignas(64) uint8_t gathered_[kGatherRows][kQGemmMaxGatheredRow];
+};
 
 // row_offsets[i] = factor * Σ over taps of the row's input bytes (uint8 quads kernels).
 void RowSums(const uint8_t* const* table, int ks, int kc, int mr_max, int rows, int32_t factor,
@@ -131,38 +208,38 @@ void Run(const QGemmPacked& packed, const RowSource& src, int rows, uint8_t* out
       SuggestedTaskCount(static_cast<size_t>(m_tiles), threads) / static_cast<size_t>(col_tasks)));
   const int tiles_per_task = (m_tiles + row_tasks - 1) / row_tasks;
   const int blocks_per_task = (n_blocks + col_tasks - 1) / col_tasks;
+  const int ks = packed.exec_ks;
+  // The kernels read whole channel groups when every tap has them readable: the packed weights
+  // of the padding channels are zero, so the extra bytes add nothing.
+  const int kc_padded = static_cast<int>(RoundUp(static_cast<size_t>(packed.exec_kc), k.kr));
 
   auto task = [&](size_t index) {
     const int rt = static_cast<int>(index) / col_tasks;
     const int ct = static_cast<int>(index) % col_tasks;
     const int block_begin = ct * blocks_per_task;
     const int block_end = std::min(n_blocks, block_begin + blocks_per_task);
-    const uint8_t* table[kMaxIndirection];
-    int32_t row_offsets[16];
-    // im2col: each row's taps copied into one contiguous row of ks * kc bytes.
-    alignas(64) uint8_t gathered[kIm2colRows][kMaxIm2colBytes];
-    const int ks = packed.im2col ? 1 : packed.ks;
-    const int kc = packed.im2col ? packed.ks * packed.kc : packed.kc;
+    TileRows tile_rows(packed, src, mr);
+    int32_t row_offsets[kGatherRows];
     for (int tile = rt * tiles_per_task; tile < std::min(m_tiles, (rt + 1) * tiles_per_task);
          ++tile) {
       const int row0 = tile * mr;
-      const int tile_rows = std::min(mr, rows - row0);
-      if (packed.im2col) {
-        GatherIm2col(src, mr, row0, tile_rows, gathered, table);
-      } else {
-        BuildTable(src, mr, row0, tile_rows, table);
-      }
+      const int count = std::min(mr, rows - row0);
+      const bool padded = tile_rows.Build(row0, count);
       if (packed.row_sum_factor != 0) {
-        RowSums(table, ks, kc, mr, tile_rows, packed.row_sum_factor, row_offsets);
+        // The sums cover the real channels only (padding bytes need not be zero points).
+        RowSums(tile_rows.table(), ks, packed.exec_kc, mr, count, packed.row_sum_factor,
+                row_offsets);
       }
       for (int block = block_begin; block < block_end; ++block) {
         const int col0 = block * block_columns;
         QGemmTile t;
-        t.mr = tile_rows;
+        t.mr = count;
         t.nc = std::min(block_columns, packed.n - col0);
-        t.kc = kc;
+        // Whole groups only when the weights make the extra bytes irrelevant for every
+        // signedness: uint8 quads add a row sum computed above over the real channels.
+        t.kc = padded ? kc_padded : packed.exec_kc;
         t.ks = ks;
-        t.a = table;
+        t.a = tile_rows.table();
         t.w = packed.panels + static_cast<size_t>(col0 / k.nr) * packed.panel_bytes;
         t.panel_bytes = packed.panel_bytes;
         t.rq = packed.rq;
@@ -191,13 +268,20 @@ void Run(const QGemmPacked& packed, const RowSource& src, int rows, uint8_t* out
 }  // namespace
 
 bool QGemmDriverSupportsTaps(const QGemmKernel& kernel, int taps) {
-  return taps >= 1 && kernel.mr <= 16 && static_cast<long>(taps) * kernel.mr <= kMaxIndirection;
+  return taps >= 1 && kernel.mr <= kGatherRows &&
+         static_cast<long>(taps) * kernel.mr <= kMaxIndirection;
+}
+
+size_t QGemmZeroRowBytes(const QGemmPacked& packed) {
+  return RoundUp(static_cast<size_t>(std::max(packed.exec_kc, packed.kc)), 16) + 16;
 }
 
 void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint8_t* input,
-                  const uint8_t* zero_row, uint8_t* output, ThreadPool* pool) {
+                  size_t input_bytes, const uint8_t* zero_row, uint8_t* output, ThreadPool* pool) {
   RowSource src;
   src.base = input;
+  src.last_padded_start = LastPaddedStart(
+      input, input_bytes, RoundUp(static_cast<size_t>(packed.exec_kc), packed.kernel->kr));
   const bool pointwise = shape.kernel_h == 1 && shape.kernel_w == 1 && shape.stride_h == 1 &&
                          shape.stride_w == 1 && shape.pad_h == 0 && shape.pad_w == 0 &&
                          shape.in_h == shape.out_h && shape.in_w == shape.out_w;
@@ -215,6 +299,9 @@ void RunQGemmRows(const QGemmPacked& packed, int rows, const uint8_t* input, siz
   RowSource src;
   src.base = input;
   src.row_stride = row_stride;
+  const size_t bytes = rows > 0 ? (rows - 1) * row_stride + packed.exec_kc : 0;
+  src.last_padded_start = LastPaddedStart(
+      input, bytes, RoundUp(static_cast<size_t>(packed.exec_kc), packed.kernel->kr));
   Run(packed, src, rows, output, pool);
 }
 

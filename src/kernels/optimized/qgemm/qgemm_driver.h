@@ -1,7 +1,7 @@
 // Runs a packed quantized GEMM over a convolution's input (through an indirection table built
-// tile by tile, so no im2col copy is ever made) or over dense rows (FULLY_CONNECTED, 1x1
-// stride-1 convolutions), split into tasks across the thread pool. Portable code: it only
-// prepares pointers and calls the chosen micro-kernel.
+// tile by tile, so no im2col copy is made where the channels allow) or over dense rows
+// (FULLY_CONNECTED, 1x1 stride-1 convolutions), split into tasks across the thread pool.
+// Portable code: it only prepares pointers and calls the chosen micro-kernel.
 #pragma once
 
 #include <cstddef>
@@ -40,10 +40,14 @@ constexpr int kMaxIndirection = 4096;
 // True when the driver can run a convolution of `taps` taps with `kernel`.
 bool QGemmDriverSupportsTaps(const QGemmKernel& kernel, int taps);
 
-// output[b, oy, ox, :] for every output pixel. `zero_row` holds in_c bytes equal to the
-// input zero point (what a padding tap reads).
+// Bytes the zero row must hold (the input zero point repeated): a padding tap of the packed
+// layout, plus slack for whole channel groups.
+size_t QGemmZeroRowBytes(const QGemmPacked& packed);
+
+// output[b, oy, ox, :] for every output pixel. `input` holds `input_bytes` bytes; the kernels
+// read whole channel groups where those stay inside it.
 void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint8_t* input,
-                  const uint8_t* zero_row, uint8_t* output, ThreadPool* pool);
+                  size_t input_bytes, const uint8_t* zero_row, uint8_t* output, ThreadPool* pool);
 
 // output[r, :] = GEMM of input row r (kc bytes at input + r * row_stride) for r in [0, rows).
 void RunQGemmRows(const QGemmPacked& packed, int rows, const uint8_t* input, size_t row_stride,

@@ -1,11 +1,10 @@
 #include "kernels/optimized/qgemm/qgemm_pack.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace octet::optimized {
 namespace {
-
-constexpr int kMaxIm2colRow = 2048;
 
 size_t RoundUp(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
@@ -70,20 +69,69 @@ Layout LayoutFor(const QGemmKernel& k, int n, int ks, int kc) {
 
 }  // namespace
 
-bool QGemmUseIm2col(int ks, int kc) {
-  return ks > 1 && kc % 4 != 0 && kc < 16 && static_cast<long>(ks) * kc <= kMaxIm2colRow;
+void FillFusedRounding(const int* shift, int count, int32_t output_zero_point, const size_t* slot64,
+                       int64_t* round_add, int64_t* negative_sub, int64_t* total_shift,
+                       bool* zero_point_folded) {
+  bool fold = true;
+  for (int c = 0; c < count; ++c) fold &= shift[c] >= -kMaxFoldedRightShift;
+  for (int c = 0; c < count; ++c) {
+    const int right = shift[c] < 0 ? -shift[c] : 0;
+    const size_t at = slot64 ? slot64[c] : static_cast<size_t>(c);
+    round_add[at] = (int64_t{1} << 30) + (right > 0 ? int64_t{1} << (right + 30) : 0);
+    // zero_point * 2^(31 + right): a multiple of 2^total_shift, so adding it before the shift
+    // adds exactly zero_point after it.
+    if (fold)
+      round_add[at] += static_cast<int64_t>(output_zero_point) * (int64_t{1} << (31 + right));
+    negative_sub[at] = right > 0 ? int64_t{1} << 31 : 0;
+    total_shift[at] = 31 + right;
+  }
+  *zero_point_folded = fold;
 }
 
-size_t QGemmPackedSize(const QGemmKernel& kernel, int n, int ks, int kc) {
-  if (QGemmUseIm2col(ks, kc)) return LayoutFor(kernel, n, 1, ks * kc).total();
-  return LayoutFor(kernel, n, ks, kc).total();
+QGemmLayout ChooseQGemmLayout(const QGemmWeightsDesc& d) {
+  if (d.ks == 1 || d.kc % 4 == 0 || d.kc >= 16) return QGemmLayout::kTaps;
+  const int kernel_h = d.ks / std::max(1, d.kernel_w);
+  if (d.kernel_w > 1 && d.dilation_w == 1 && d.ks % d.kernel_w == 0 &&
+      static_cast<long>(kernel_h) * (d.kernel_w * d.kc + 16) <= kQGemmMaxGatheredRow) {
+    return QGemmLayout::kRowTaps;
+  }
+  if (static_cast<long>(d.ks) * d.kc + 16 <= kQGemmMaxGatheredRow) return QGemmLayout::kIm2col;
+  return QGemmLayout::kTaps;
+}
+
+namespace {
+
+// Taps and bytes per tap the kernel sees in `layout`. The [n][ks][kc] weights read as
+// [n][kernel_h][kernel_w * kc] or [n][1][ks * kc] are the same bytes.
+void ExecShape(const QGemmWeightsDesc& d, QGemmLayout layout, int* ks, int* kc) {
+  switch (layout) {
+    case QGemmLayout::kTaps:
+      *ks = d.ks;
+      *kc = d.kc;
+      return;
+    case QGemmLayout::kRowTaps:
+      *ks = d.ks / d.kernel_w;
+      *kc = d.kernel_w * d.kc;
+      return;
+    case QGemmLayout::kIm2col:
+      *ks = 1;
+      *kc = d.ks * d.kc;
+      return;
+  }
+}
+
+}  // namespace
+
+size_t QGemmPackedSize(const QGemmKernel& kernel, const QGemmWeightsDesc& d) {
+  int ks, kc;
+  ExecShape(d, ChooseQGemmLayout(d), &ks, &kc);
+  return LayoutFor(kernel, d.n, ks, kc).total();
 }
 
 QGemmPacked QGemmPack(const QGemmKernel& kernel, const QGemmWeightsDesc& d, void* buffer) {
-  const bool im2col = QGemmUseIm2col(d.ks, d.kc);
-  // With im2col the [n][ks][kc] weights are read as [n][1][ks * kc]: the same bytes.
-  const int ks = im2col ? 1 : d.ks;
-  const int kc = im2col ? d.ks * d.kc : d.kc;
+  const QGemmLayout qlayout = ChooseQGemmLayout(d);
+  int ks, kc;
+  ExecShape(d, qlayout, &ks, &kc);
   const Layout layout = LayoutFor(kernel, d.n, ks, kc);
   const size_t panel_bytes = PanelBytes(kernel, ks, kc);
   const size_t kc_padded = RoundUp(static_cast<size_t>(kc), kernel.kr);
@@ -134,15 +182,16 @@ QGemmPacked QGemmPack(const QGemmKernel& kernel, const QGemmWeightsDesc& d, void
     multiplier[slot] = d.multiplier[col];
     shift[slot] = d.shift[col];
     any_left_shift |= d.shift[col] > 0;
-    const int right = d.shift[col] < 0 ? -d.shift[col] : 0;
-    round_add[col] = (int64_t{1} << 30) + (right > 0 ? int64_t{1} << (right + 30) : 0);
-    negative_sub[col] = right > 0 ? int64_t{1} << 31 : 0;
-    total_shift[col] = 31 + right;
   }
+  bool zero_point_folded = false;
+  FillFusedRounding(d.shift, d.n, d.output_zero_point, nullptr, round_add, negative_sub,
+                    total_shift, &zero_point_folded);
 
   QGemmPacked p;
   p.kernel = &kernel;
-  p.im2col = im2col;
+  p.layout = qlayout;
+  p.exec_ks = ks;
+  p.exec_kc = kc;
   p.panels = panel_data;
   p.panel_bytes = panel_bytes;
   p.n = d.n;
@@ -159,6 +208,7 @@ QGemmPacked QGemmPack(const QGemmKernel& kernel, const QGemmWeightsDesc& d, void
   p.rq.negative_sub = negative_sub;
   p.rq.total_shift = total_shift;
   p.rq.any_left_shift = any_left_shift;
+  p.rq.zero_point_folded = zero_point_folded;
   p.rq.output_zero_point = d.output_zero_point;
   p.rq.act_min = d.act_min;
   p.rq.act_max = d.act_max;

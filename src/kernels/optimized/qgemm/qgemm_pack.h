@@ -12,10 +12,14 @@ namespace octet::optimized {
 
 // The weights and quantization of one weighted op, as the model gives them.
 struct QGemmWeightsDesc {
-  const uint8_t* weights = nullptr;     // [n][ks][kc] int8 or uint8 bytes
-  int n = 0;                            // output channels (columns)
-  int ks = 1;                           // taps (filter height x width)
-  int kc = 0;                           // channels per tap
+  const uint8_t* weights = nullptr;  // [n][ks][kc] int8 or uint8 bytes
+  int n = 0;                         // output channels (columns)
+  int ks = 1;                        // taps (filter height x width)
+  int kc = 0;                        // channels per tap
+  // For convolutions: the filter width and horizontal dilation, which decide whether a filter
+  // row's taps are one contiguous run of the input (QGemmLayout::kRowTaps).
+  int kernel_w = 1;
+  int dilation_w = 1;
   bool input_signed = true;             // int8 activations and weights (else uint8)
   const int32_t* bias = nullptr;        // [n] or nullptr
   int32_t input_offset = 0;             // -input zero point
@@ -27,13 +31,23 @@ struct QGemmWeightsDesc {
   int32_t act_max = 127;
 };
 
+// Longest row the driver gathers per output pixel (row-taps borders, im2col), with room for
+// each tap's channel group padding.
+constexpr int kQGemmMaxGatheredRow = 2048;
+
+// How the rows the kernel reads are formed from the convolution's input.
+enum class QGemmLayout : int {
+  kTaps = 0,     // one tap per filter position, in_c bytes each
+  kRowTaps = 1,  // one tap per filter row: kernel_w * in_c contiguous bytes (few channels)
+  kIm2col = 2,   // every tap copied into one contiguous row (few channels, dilated)
+};
+
 // What the driver needs at run time; points into the packed buffer.
 struct QGemmPacked {
   const QGemmKernel* kernel = nullptr;
-  // The convolution's taps are copied into one contiguous row per output pixel before the
-  // kernel runs (for few input channels); the weights are then packed as one tap of
-  // ks * kc channels, and ks/kc below are the convolution's.
-  bool im2col = false;
+  QGemmLayout layout = QGemmLayout::kTaps;
+  int exec_ks = 1;  // taps and bytes per tap as the kernel sees them
+  int exec_kc = 0;
   const uint8_t* panels = nullptr;
   size_t panel_bytes = 0;
   int n = 0;
@@ -45,12 +59,20 @@ struct QGemmPacked {
   QGemmRequant rq{};
 };
 
-// Whether the driver copies taps into contiguous rows (im2col) for this shape: when the
-// channels per tap are few and not a multiple of 4, so most k-groups would be partial.
-bool QGemmUseIm2col(int ks, int kc);
+// Fills the 64-bit rounding arrays of `rq` (round_add, negative_sub, total_shift, given as
+// writable arrays indexed like `shift`) for `count` channels and folds the output zero point
+// into round_add when every shift allows (QGemmRequant::zero_point_folded). Shared by every
+// packer so that all kernels round the same way.
+void FillFusedRounding(const int* shift, int count, int32_t output_zero_point, const size_t* slot64,
+                       int64_t* round_add, int64_t* negative_sub, int64_t* total_shift,
+                       bool* zero_point_folded);
 
-// Bytes QGemmPack writes for these dimensions.
-size_t QGemmPackedSize(const QGemmKernel& kernel, int n, int ks, int kc);
+// The layout for these weights: kTaps unless the channels per tap are few and not a multiple
+// of 4 (most k-groups would be partial), then filter rows as taps, or im2col when dilated.
+QGemmLayout ChooseQGemmLayout(const QGemmWeightsDesc& desc);
+
+// Bytes QGemmPack writes for these weights.
+size_t QGemmPackedSize(const QGemmKernel& kernel, const QGemmWeightsDesc& desc);
 
 // Packs `desc` for `kernel` into `buffer` (QGemmPackedSize bytes, 16-byte aligned) and returns
 // the run-time view of it.

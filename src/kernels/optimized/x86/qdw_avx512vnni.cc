@@ -47,9 +47,11 @@ void Kernel(const QDwTile& t) {
   const auto* weights = static_cast<const int16_t*>(t.w);
   const QGemmRequant rq = t.rq;
   const Taps<kOffsets> tap(t);
-  const __m512i zero_point = _mm512_set1_epi32(rq.output_zero_point);
-  const __m512i act_min = _mm512_set1_epi32(rq.act_min);
-  const __m512i act_max = _mm512_set1_epi32(rq.act_max);
+  // With the zero point folded into the rounding constant it needs no addition; the packs
+  // saturate to the output type and the activation clamp is done on bytes.
+  const __m512i zero_point = _mm512_set1_epi32(rq.zero_point_folded ? 0 : rq.output_zero_point);
+  const __m512i byte_min = _mm512_set1_epi8(static_cast<char>(rq.act_min));
+  const __m512i byte_max = _mm512_set1_epi8(static_cast<char>(rq.act_max));
   const __m512i merge = avx512::MergeInLaneOrder();
   const __m512i bytes_in_order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
   const size_t stride = t.c_pixel_stride;
@@ -99,15 +101,16 @@ void Kernel(const QDwTile& t) {
       acc1 = _mm512_add_epi32(acc1, acc1b);
 
       const __m512i y0 =
-          avx512::FinishOutput(avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc0, r0),
-                               zero_point, act_min, act_max);
+          _mm512_add_epi32(avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc0, r0), zero_point);
       const __m512i y1 =
-          avx512::FinishOutput(avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc1, r1),
-                               zero_point, act_min, act_max);
+          _mm512_add_epi32(avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc1, r1), zero_point);
       // Per 128-bit lane: channels 8L..8L+3 from y0 and 8L+4..8L+7 from y1, as int16.
       const __m512i words = _mm512_packs_epi32(y0, y1);
       const __m512i bytes =
-          kSigned ? _mm512_packs_epi16(words, words) : _mm512_packus_epi16(words, words);
+          kSigned ? _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(words, words), byte_min),
+                                    byte_max)
+                  : _mm512_min_epu8(_mm512_max_epu8(_mm512_packus_epi16(words, words), byte_min),
+                                    byte_max);
       const __m512i ordered = _mm512_permutexvar_epi64(bytes_in_order, bytes);
       _mm256_mask_storeu_epi8(out, mask, _mm512_castsi512_si256(ordered));
     }

@@ -33,15 +33,20 @@ static inline __m512i BroadcastPartial(const uint8_t* p, int count) {
   return _mm512_set1_epi32(static_cast<int>(v));
 }
 
-// Stores 4 rows of 16 clamped int32 lanes as bytes (rows `stride` apart), all 16 columns.
+// Stores 4 rows of 16 int32 lanes as bytes (rows `stride` apart), all 16 columns. The packs
+// saturate to the output type, so the activation clamp is applied to 64 bytes at once after.
 template <bool kSigned>
 static inline void StoreFourRows(uint8_t* c, size_t stride, __m512i r0, __m512i r1, __m512i r2,
-                                 __m512i r3) {
-  // Per 128-bit lane i: [r0 cols 4i..4i+3 | r1 ... | r2 ... | r3 ...] after the two packs; the
-  // values are already in the output type's range, so the saturating packs change nothing.
+                                 __m512i r3, __m512i byte_min, __m512i byte_max) {
+  // Per 128-bit lane i: [r0 cols 4i..4i+3 | r1 ... | r2 ... | r3 ...] after the two packs.
   const __m512i p01 = _mm512_packs_epi32(r0, r1);
   const __m512i p23 = _mm512_packs_epi32(r2, r3);
-  const __m512i bytes = kSigned ? _mm512_packs_epi16(p01, p23) : _mm512_packus_epi16(p01, p23);
+  __m512i bytes;
+  if (kSigned) {
+    bytes = _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(p01, p23), byte_min), byte_max);
+  } else {
+    bytes = _mm512_min_epu8(_mm512_max_epu8(_mm512_packus_epi16(p01, p23), byte_min), byte_max);
+  }
   const __m512i rows = _mm512_permutexvar_epi32(
       _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), bytes);
   _mm_storeu_si128(reinterpret_cast<__m128i*>(c), _mm512_castsi512_si128(rows));
@@ -114,9 +119,12 @@ void Kernel(const QGemmTile& t) {
     }
   }
 
-  const __m512i zero_point = _mm512_set1_epi32(t.rq.output_zero_point);
+  // With the zero point folded into the rounding constant it needs no addition.
+  const __m512i zero_point = _mm512_set1_epi32(t.rq.zero_point_folded ? 0 : t.rq.output_zero_point);
   const __m512i act_min = _mm512_set1_epi32(t.rq.act_min);
   const __m512i act_max = _mm512_set1_epi32(t.rq.act_max);
+  const __m512i byte_min = _mm512_set1_epi8(static_cast<char>(t.rq.act_min));
+  const __m512i byte_max = _mm512_set1_epi8(static_cast<char>(t.rq.act_max));
   uint8_t* c = t.c;
   const size_t stride = t.c_row_stride;
 #pragma GCC unroll 4
@@ -128,22 +136,22 @@ void Kernel(const QGemmTile& t) {
     __m512i out[MR];
 #pragma GCC unroll 4
     for (int m = 0; m < MR; ++m) {
-      out[m] =
-          avx512::FinishOutput(avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc[m][p], rq),
-                               zero_point, act_min, act_max);
+      out[m] = _mm512_add_epi32(avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc[m][p], rq),
+                                zero_point);
     }
     uint8_t* cp = c + p * kNr;
     if constexpr (MR == 4) {
       if (columns >= kNr) {
-        StoreFourRows<kSigned>(cp, stride, out[0], out[1], out[2], out[3]);
+        StoreFourRows<kSigned>(cp, stride, out[0], out[1], out[2], out[3], byte_min, byte_max);
         continue;
       }
     }
-    {
-      const __mmask16 mask = columns >= kNr ? static_cast<__mmask16>(0xFFFF)
-                                            : static_cast<__mmask16>((1u << columns) - 1);
+    const __mmask16 mask = columns >= kNr ? static_cast<__mmask16>(0xFFFF)
+                                          : static_cast<__mmask16>((1u << columns) - 1);
 #pragma GCC unroll 4
-      for (int m = 0; m < MR; ++m) _mm512_mask_cvtepi32_storeu_epi8(cp + m * stride, mask, out[m]);
+    for (int m = 0; m < MR; ++m) {
+      _mm512_mask_cvtepi32_storeu_epi8(
+          cp + m * stride, mask, _mm512_min_epi32(_mm512_max_epi32(out[m], act_min), act_max));
     }
   }
 }
