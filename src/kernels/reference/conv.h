@@ -9,19 +9,11 @@
 #include <limits>
 
 #include "kernels/shape.h"
+#include "kernels/types.h"
 
 namespace octet::reference {
 
-struct ConvParams {
-  int stride_height = 1;
-  int stride_width = 1;
-  int dilation_height = 1;
-  int dilation_width = 1;
-  int pad_height = 0;
-  int pad_width = 0;
-  float act_min = std::numeric_limits<float>::lowest();
-  float act_max = std::numeric_limits<float>::max();
-};
+using octet::ConvParams;
 
 // input [N,H,W,C], filter [O,KH,KW,C/groups], bias [O] or nullptr, output [N,OH,OW,O].
 // Grouped when C is a multiple of the filter's channel count.

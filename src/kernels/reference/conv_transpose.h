@@ -7,17 +7,11 @@
 #include <limits>
 
 #include "kernels/shape.h"
+#include "kernels/types.h"
 
 namespace octet::reference {
 
-struct TransposeConvParams {
-  int stride_height = 1;
-  int stride_width = 1;
-  int pad_height = 0;
-  int pad_width = 0;
-  float act_min = std::numeric_limits<float>::lowest();
-  float act_max = std::numeric_limits<float>::max();
-};
+using octet::TransposeConvParams;
 
 // input [N,H,W,C], filter [O,KH,KW,C], bias [O] or nullptr, output [N,OH,OW,O].
 inline void TransposeConv(const TransposeConvParams& p, const Shape& input_shape,

@@ -7,20 +7,11 @@
 #include <limits>
 
 #include "kernels/shape.h"
+#include "kernels/types.h"
 
 namespace octet::reference {
 
-struct DepthwiseParams {
-  int stride_height = 1;
-  int stride_width = 1;
-  int dilation_height = 1;
-  int dilation_width = 1;
-  int pad_height = 0;
-  int pad_width = 0;
-  int depth_multiplier = 1;
-  float act_min = std::numeric_limits<float>::lowest();
-  float act_max = std::numeric_limits<float>::max();
-};
+using octet::DepthwiseParams;
 
 // Output channel ic * depth_multiplier + m reads input channel ic.
 inline void DepthwiseConv(const DepthwiseParams& p, const Shape& input_shape, const float* input,

@@ -6,12 +6,11 @@
 #include <cstdint>
 #include <limits>
 
+#include "kernels/types.h"
+
 namespace octet::reference {
 
-struct FullyConnectedParams {
-  float act_min = std::numeric_limits<float>::lowest();
-  float act_max = std::numeric_limits<float>::max();
-};
+using octet::FullyConnectedParams;
 
 // input [batches, depth] (flattened), weights [units, depth], bias [units] or nullptr,
 // output [batches, units].

@@ -14,21 +14,12 @@
 #include "kernels/reference/conv.h"
 #include "kernels/reference/depthwise_conv.h"
 #include "kernels/shape.h"
+#include "kernels/types.h"
 #include "quant/quantization_util.h"
 
 namespace octet::reference {
 
-// Integer parameters shared by the three kernels. multipliers/shifts hold one entry per
-// output channel (per-tensor quantization repeats the single value).
-struct QuantizedParams {
-  int32_t input_offset = 0;   // −input zero point
-  int32_t filter_offset = 0;  // −filter zero point (legacy uint8 only)
-  int32_t output_offset = 0;  // output zero point
-  int32_t act_min = 0;
-  int32_t act_max = 0;
-  const int32_t* multipliers = nullptr;
-  const int* shifts = nullptr;
-};
+using octet::QuantizedParams;
 
 // Requantizes an accumulator to the output type's integer domain (before the clamp).
 inline int32_t Requantize(int32_t acc, int32_t multiplier, int shift) {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/types.h"
+
 namespace octet::reference {
 
 // out = in / max(sqrt(sum(in^2)), epsilon), per row of `depth` values.
@@ -20,12 +22,7 @@ inline void L2Normalization(int64_t outer, int depth, const float* input, float*
   }
 }
 
-struct LrnParams {
-  int radius = 5;
-  float bias = 1.f;
-  float alpha = 1.f;
-  float beta = 0.5f;
-};
+using octet::LrnParams;
 
 // out[c] = in[c] * (bias + alpha * sum(in[k]^2 for k in [c - radius, c + radius]))^-beta.
 // The window includes both ends, as TensorFlow defines the op and as TFLite's shipping

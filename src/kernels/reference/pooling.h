@@ -7,19 +7,11 @@
 #include <limits>
 
 #include "kernels/shape.h"
+#include "kernels/types.h"
 
 namespace octet::reference {
 
-struct PoolParams {
-  int stride_height = 1;
-  int stride_width = 1;
-  int filter_height = 1;
-  int filter_width = 1;
-  int pad_height = 0;
-  int pad_width = 0;
-  float act_min = std::numeric_limits<float>::lowest();
-  float act_max = std::numeric_limits<float>::max();
-};
+using octet::PoolParams;
 
 enum class PoolKind { kAverage, kMax, kL2 };
 

@@ -96,8 +96,8 @@ template <typename T>
 inline T FinishMeanOrSum(int32_t sum, int64_t count, int32_t input_zero_point, int32_t multiplier,
                          int shift, int32_t output_zero_point) {
   const int32_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
-  const int32_t centered =
-      static_cast<int32_t>(static_cast<uint32_t>(static_cast<int64_t>(sum) - input_zero_point * count));
+  const int32_t centered = static_cast<int32_t>(
+      static_cast<uint32_t>(static_cast<int64_t>(sum) - input_zero_point * count));
   const int32_t v =
       quant::MultiplyByQuantizedMultiplier(centered, multiplier, shift) + output_zero_point;
   return static_cast<T>(std::min(std::max(v, lo), hi));
@@ -127,8 +127,8 @@ void QuantizedMeanOrSum(const Shape& input_shape, const std::vector<bool>& reduc
   }
   if (!compute_sum) MeanMultiplier(count, &multiplier, &shift);
   for (int64_t i = 0; i < output_size; ++i) {
-    output[i] = FinishMeanOrSum<T>(sums[i], count, input_zero_point, multiplier, shift,
-                                   output_zero_point);
+    output[i] =
+        FinishMeanOrSum<T>(sums[i], count, input_zero_point, multiplier, shift, output_zero_point);
   }
 }
 

@@ -8,13 +8,11 @@
 #include <cstring>
 
 #include "kernels/shape.h"
+#include "kernels/types.h"
 
 namespace octet::reference {
 
-struct ResizeParams {
-  bool align_corners = false;
-  bool half_pixel_centers = false;
-};
+using octet::ResizeParams;
 
 // Source/destination size ratio used to map output coordinates to input coordinates.
 inline float ResizeScale(int in_size, int out_size, bool align_corners) {

@@ -62,8 +62,7 @@ void SpaceToBatchNd(const Shape& input_shape, const T* input, const std::vector<
   const int m = static_cast<int>(block.size());
   const int in_batch = input_shape.dim(0);
   const int64_t depth = input_shape.SizeBetween(m + 1, input_shape.rank());
-  const Shape out_spatial(
-      std::vector<int>(output_shape.dims().begin() + 1, output_shape.dims().begin() + 1 + m));
+  const Shape out_spatial = output_shape.SubShape(1, 1 + m);
   const std::vector<int64_t> in_strides = Strides(input_shape);
   if (output_shape.FlatSize() == 0) return;
   std::vector<int> offsets(m), pos(m);
@@ -101,8 +100,7 @@ void BatchToSpaceNd(const Shape& input_shape, const T* input, const std::vector<
   const int m = static_cast<int>(block.size());
   const int out_batch = output_shape.dim(0);
   const int64_t depth = input_shape.SizeBetween(m + 1, input_shape.rank());
-  const Shape out_spatial(
-      std::vector<int>(output_shape.dims().begin() + 1, output_shape.dims().begin() + 1 + m));
+  const Shape out_spatial = output_shape.SubShape(1, 1 + m);
   const std::vector<int64_t> in_strides = Strides(input_shape);
   if (output_shape.FlatSize() == 0) return;
   std::vector<int> pos(m);
