@@ -166,6 +166,7 @@ void Subgraph::SetupContextCallbacks() {
   context_.AllocatePersistentBuffer = [](TfLiteContext* ctx, size_t bytes) -> void* {
     Subgraph* self = Self(ctx);
     self->persistent_buffers_.emplace_back(bytes + 16);
+    self->kernel_persistent_bytes_ += bytes;
     char* p = self->persistent_buffers_.back().data();
     return p + (16 - reinterpret_cast<uintptr_t>(p) % 16) % 16;
   };

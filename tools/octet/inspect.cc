@@ -1,12 +1,15 @@
 // `octet inspect`: load, verify, build and plan a model, then describe it.
 #include <cstdio>
 #include <map>
+#include <tuple>
 
 #include "cli_common.h"
 #include "commands.h"
 #include "delegates.h"
 #include "format/parse_options.h"
+#include "kernels/cpu/cpu_features.h"
 #include "memory/arena_planner.h"
+#include "octet/kernel_info.h"
 #include "quant/spec_report.h"
 
 namespace octet::cli {
@@ -38,18 +41,19 @@ int InspectCommand(const std::string& path, bool list_tensors, const std::string
     PrintTensor("output", k, *interp.tensor(interp.outputs()[k]));
   }
 
-  // Op list: one line per distinct (op, version), with how many nodes use it.
-  std::map<std::pair<std::string, int>, int> ops;
+  // Op list: one line per distinct (op, version, kernel), with how many nodes use it.
+  std::map<std::tuple<std::string, int, std::string>, int> ops;
   for (int id : interp.execution_plan()) {
     const auto& reg = interp.node_and_registration(id)->second;
     std::string name = reg.custom_name && reg.builtin_code == 32
                            ? std::string("CUSTOM ") + reg.custom_name
                            : octet::format::BuiltinOperatorName(reg.builtin_code);
-    ops[{name, reg.version}]++;
+    ops[{name, reg.version, GetNodeKernelName(interp.primary_subgraph(), id)}]++;
   }
   std::printf("ops (%zu nodes):\n", interp.execution_plan().size());
   for (const auto& [key, count] : ops) {
-    std::printf("  %-28s v%d  x%d\n", key.first.c_str(), key.second, count);
+    std::printf("  %-28s v%d  x%-3d %s\n", std::get<0>(key).c_str(), std::get<1>(key), count,
+                std::get<2>(key).c_str());
   }
   if (m.delegate) PrintPartitioning(interp);
   std::printf("tensors: %zu\n", interp.tensors_size());
@@ -69,6 +73,8 @@ int InspectCommand(const std::string& path, bool list_tensors, const std::string
                     : 0.0,
                 s->persistent_bytes);
   }
+  std::printf("kernel data: %zu bytes (packed weights and tables, kernel path %s)\n",
+              interp.primary_subgraph().kernel_persistent_bytes(), cpu::IsaName(cpu::ActiveIsa()));
   return 0;
 }
 

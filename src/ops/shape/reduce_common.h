@@ -11,6 +11,7 @@
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/reduce/qmean.h"
 #include "kernels/reference/reduce.h"
+#include "octet/kernel_info.h"
 #include "ops/shape/common.h"
 #include "quant/quantization_util.h"
 
@@ -109,6 +110,11 @@ inline TfLiteStatus ReducePrepare(TfLiteContext* context, TfLiteNode* node, cons
   }
   ReducePlan plan;
   TF_LITE_ENSURE_STATUS(MakeReducePlan(context, node, op, &plan));
+  int64_t outer, count, inner;
+  if (RequantizesQuantized(kind, input->type) && cpu::ActiveIsa() != cpu::Isa::kReference &&
+      optimized::ContiguousReduction(Shape::Of(input), plan.reduced, &outer, &count, &inner)) {
+    SetNodeKernelName(context, node, "reduce_contiguous");  // what ReduceEval will run
+  }
   return Resize(context, output, plan.output_dims);
 }
 
@@ -213,8 +219,7 @@ inline TfLiteStatus ReduceEval(TfLiteContext* context, TfLiteNode* node, const c
           break;
         default:
           optimized::QuantizedMeanOrSumContiguous(outer, count, inner, input->data.i16, in_zp,
-                                                  multiplier, shift, out_zp, sum,
-                                                  output->data.i16);
+                                                  multiplier, shift, out_zp, sum, output->data.i16);
           break;
       }
       return kTfLiteOk;

@@ -94,6 +94,8 @@ class Subgraph {
   std::vector<std::unique_ptr<Subgraph>>* subgraphs() { return subgraphs_; }
   // Arena sizes after AllocateTensors (nullptr before).
   const octet::PlannerStats* planner_stats() const;
+  // Bytes kernels hold through AllocatePersistentBuffer (packed weights, tables).
+  size_t kernel_persistent_bytes() const { return kernel_persistent_bytes_; }
   bool HasDynamicTensors() const { return first_unprepared_node_ < execution_plan_.size(); }
   void SetNumThreads(int num_threads) { context_.recommended_num_threads = num_threads; }
   // What context->GetExternalContext(type) returns to this subgraph's kernels.
@@ -150,6 +152,7 @@ class Subgraph {
   std::vector<TfLiteDelegateParams> preview_params_;
   std::deque<std::vector<char>> scratch_buffers_;
   std::deque<std::vector<char>> persistent_buffers_;
+  size_t kernel_persistent_bytes_ = 0;
   TfLiteExternalContext* external_contexts_[kTfLiteMaxExternalContexts] = {};
   std::vector<const char*> node_kernel_names_;  // by node index; null: none recorded
   Profiler* profiler_ = nullptr;
