@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 #include "core/graph_info.h"
 #include "delegates/partition.h"
@@ -177,15 +178,10 @@ void Subgraph::SetupContextCallbacks() {
   };
   context_.RequestScratchBufferInArena = [](TfLiteContext* ctx, size_t bytes,
                                             int* index) -> TfLiteStatus {
-    Subgraph* self = Self(ctx);
-    self->scratch_buffers_.emplace_back(bytes);
-    *index = static_cast<int>(self->scratch_buffers_.size()) - 1;
-    return kTfLiteOk;
+    return Self(ctx)->RequestScratchBuffer(bytes, index);
   };
   context_.GetScratchBuffer = [](TfLiteContext* ctx, int index) -> void* {
-    Subgraph* self = Self(ctx);
-    if (index < 0 || static_cast<size_t>(index) >= self->scratch_buffers_.size()) return nullptr;
-    return self->scratch_buffers_[index].data();
+    return Self(ctx)->ScratchBuffer(index);
   };
   context_.PreviewDelegatePartitioning = [](TfLiteContext* ctx, const TfLiteIntArray* nodes,
                                             TfLiteDelegateParams** params,
@@ -492,6 +488,54 @@ std::string Subgraph::OpName(int node_index) const {
   return nr ? GetOpNameByRegistration(nr->second) : "?";
 }
 
+// TFLite Micro's scratch API: the k-th request of a node's prepare is a temporary of that node
+// (kept across prepares, resized each time), so the planner places it like any temporary.
+TfLiteStatus Subgraph::RequestScratchBuffer(size_t bytes, int* index) {
+  if (preparing_node_ < 0) {
+    ReportError("RequestScratchBufferInArena: only a kernel's prepare may request scratch");
+    return kTfLiteError;
+  }
+  if (bytes > static_cast<size_t>(std::numeric_limits<int>::max())) {
+    ReportError("RequestScratchBufferInArena: %zu bytes is too large", bytes);
+    return kTfLiteError;
+  }
+  std::vector<int>& owned = scratch_tensors_[preparing_node_];
+  const size_t ordinal = scratch_requests_++;
+  if (ordinal == owned.size()) {
+    int tensor;
+    TF_LITE_ENSURE_STATUS(AddTensors(1, &tensor));
+    owned.push_back(tensor);
+  }
+  const int tensor = owned[ordinal];
+  TfLiteTensor& t = tensors_[tensor];
+  t.type = kTfLiteUInt8;
+  t.allocation_type = kTfLiteArenaRw;
+  TfLiteIntArray* dims = TfLiteIntArrayCreate(1);
+  dims->data[0] = static_cast<int>(bytes);
+  TF_LITE_ENSURE_STATUS(ResizeTensor(&t, dims));
+  TfLiteNode& node = nodes_and_registration_[preparing_node_].first;
+  std::vector<int> temporaries;
+  if (node.temporaries) {
+    temporaries.assign(node.temporaries->data, node.temporaries->data + node.temporaries->size);
+  }
+  if (std::find(temporaries.begin(), temporaries.end(), tensor) == temporaries.end()) {
+    temporaries.push_back(tensor);
+    TfLiteIntArrayFree(node.temporaries);
+    node.temporaries = ConvertVectorToTfLiteIntArray(temporaries);
+  }
+  *index = tensor;
+  return kTfLiteOk;
+}
+
+void* Subgraph::ScratchBuffer(int index) {
+  for (const auto& [node, tensors] : scratch_tensors_) {
+    if (std::find(tensors.begin(), tensors.end(), index) != tensors.end()) {
+      return tensors_[index].data.raw;
+    }
+  }
+  return nullptr;
+}
+
 TfLiteStatus Subgraph::PrepareNode(size_t plan_index) {
   const int node_index = execution_plan_[plan_index];
   auto& [node, reg] = nodes_and_registration_[node_index];
@@ -500,7 +544,11 @@ TfLiteStatus Subgraph::PrepareNode(size_t plan_index) {
     return kTfLiteUnresolvedOps;
   }
   if (reg.prepare == nullptr) return kTfLiteOk;
-  if (reg.prepare(&context_, &node) != kTfLiteOk) {
+  preparing_node_ = node_index;
+  scratch_requests_ = 0;
+  const TfLiteStatus prepared = reg.prepare(&context_, &node);
+  preparing_node_ = -1;
+  if (prepared != kTfLiteOk) {
     ReportError("node %d (%s) failed to prepare", node_index, OpName(node_index).c_str());
     return kTfLiteError;
   }

@@ -37,13 +37,17 @@ struct OpData {
   HybridFn hybrid_kernel = nullptr;
   float filter_scale = 1.f;
   std::vector<float> channel_scales;  // empty: one scale for all channels
-  HybridInputScratch hybrid_scratch;
+  NodeScratch scratch;                // hybrid: the quantized input (three temporaries)
   // Quantized (int8 / uint8 / int16x8) state and kernel choice.
   bool quantized = false;
   QuantizedWeighted quant;
 };
 
-void* Init(TfLiteContext*, const char*, size_t) { return std::make_unique<OpData>().release(); }
+void* Init(TfLiteContext* context, const char*, size_t) {
+  auto data = std::make_unique<OpData>();
+  if (data->scratch.Reserve(context, 3) != kTfLiteOk) return nullptr;
+  return data.release();
+}
 
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
 
@@ -114,9 +118,9 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
     g.pad_h = wh.pad;
     g.pad_w = ww.pad;
     g.groups = groups;
-    TF_LITE_ENSURE_OK(context, PrepareQuantizedWeighted(context, node, kOp, g, t,
-                                                        params->activation, reference_only,
-                                                        &data->quant));
+    TF_LITE_ENSURE_OK(context,
+                      PrepareQuantizedWeighted(context, node, kOp, g, t, params->activation,
+                                               reference_only, nullptr, &data->quant));
   } else {
     TF_LITE_ENSURE_OK(context,
                       ActivationRange(context, kOp, params->activation, &p.act_min, &p.act_max));
@@ -132,7 +136,8 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
   if (hybrid) {
     TF_LITE_ENSURE_OK(context, ReadHybridWeightScales(context, kOp, filter, 0, out_ch,
                                                       &data->filter_scale, &data->channel_scales));
-    data->hybrid_scratch.Resize(static_cast<size_t>(tflite::NumElements(input)), batches);
+    TF_LITE_ENSURE_OK(context, PrepareHybridScratch(context, node, &data->scratch,
+                                                    tflite::NumElements(input), batches));
     data->hybrid_kernel = &reference::HybridConv;
   } else if (!quantized) {
     data->kernel = &reference::Conv;
@@ -161,7 +166,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteOk;
   }
   if (data->hybrid_kernel) {
-    const reference::HybridConvScratch scratch = data->hybrid_scratch.View();
+    const reference::HybridConvScratch scratch = HybridScratchView(context, data->scratch);
     data->hybrid_kernel(data->params, Shape::Of(input), input->data.f, Shape::Of(filter),
                         filter->data.int8, data->filter_scale,
                         data->channel_scales.empty() ? nullptr : data->channel_scales.data(),

@@ -36,7 +36,7 @@ struct OpData {
   // Hybrid (INT8 filter) state: one scale per output channel and quantization scratch.
   HybridFn hybrid_kernel = nullptr;
   std::vector<float> channel_scales;
-  HybridInputScratch hybrid_scratch;
+  NodeScratch scratch;  // hybrid input quantization, or a depth multiplier's repeated input
   // Quantized (int8 / uint8 / int16x8) state and kernel choice.
   bool quantized = false;
   QuantizedWeighted quant;
@@ -44,8 +44,7 @@ struct OpData {
 
 void* Init(TfLiteContext* context, const char*, size_t) {
   auto data = std::make_unique<OpData>();
-  // A depth multiplier above 1 on the optimized path needs a scratch tensor.
-  if (AddWeightedScratchTensor(context, &data->quant) != kTfLiteOk) return nullptr;
+  if (data->scratch.Reserve(context, 3) != kTfLiteOk) return nullptr;
   return data.release();
 }
 
@@ -118,9 +117,9 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
     g.pad_h = wh.pad;
     g.pad_w = ww.pad;
     g.depth_multiplier = multiplier;
-    TF_LITE_ENSURE_OK(context, PrepareQuantizedWeighted(context, node, kOp, g, t,
-                                                        params->activation, reference_only,
-                                                        &data->quant));
+    TF_LITE_ENSURE_OK(context,
+                      PrepareQuantizedWeighted(context, node, kOp, g, t, params->activation,
+                                               reference_only, &data->scratch, &data->quant));
   } else {
     TF_LITE_ENSURE_OK(context,
                       ActivationRange(context, kOp, params->activation, &p.act_min, &p.act_max));
@@ -140,7 +139,8 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
                                                       &data->channel_scales));
     // TFLite's hybrid depthwise kernel is per-channel only; one scale applies to all.
     if (data->channel_scales.empty()) data->channel_scales.assign(out_ch, scale);
-    data->hybrid_scratch.Resize(static_cast<size_t>(tflite::NumElements(input)), batches);
+    TF_LITE_ENSURE_OK(context, PrepareHybridScratch(context, node, &data->scratch,
+                                                    tflite::NumElements(input), batches));
     data->hybrid_kernel = &reference::HybridDepthwiseConv;
   } else if (!quantized) {
     data->kernel = &reference::DepthwiseConv;
@@ -172,7 +172,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     data->hybrid_kernel(data->params, Shape::Of(input), input->data.f, Shape::Of(filter),
                         filter->data.int8, data->channel_scales.data(),
                         bias ? bias->data.f : nullptr, Shape::Of(output), output->data.f,
-                        data->hybrid_scratch.View());
+                        HybridScratchView(context, data->scratch));
     return kTfLiteOk;
   }
   data->kernel(data->params, Shape::Of(input), input->data.f, Shape::Of(filter), filter->data.f,

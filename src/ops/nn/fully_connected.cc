@@ -39,13 +39,17 @@ struct OpData {
   bool asymmetric_inputs = false;
   float weights_scale = 1.f;
   std::vector<float> channel_scales;  // empty: one scale for all units
-  std::vector<int8_t> quantized_row;
+  NodeScratch scratch;                // hybrid: one quantized input row
   // Quantized (int8 / uint8 / int16x8) state and kernel choice.
   bool quantized = false;
   QuantizedWeighted quant;
 };
 
-void* Init(TfLiteContext*, const char*, size_t) { return std::make_unique<OpData>().release(); }
+void* Init(TfLiteContext* context, const char*, size_t) {
+  auto data = std::make_unique<OpData>();
+  if (data->scratch.Reserve(context, 1) != kTfLiteOk) return nullptr;
+  return data.release();
+}
 
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
 
@@ -88,9 +92,9 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
     g.rows = static_cast<int>(batches);
     g.depth = depth;
     g.units = units;
-    TF_LITE_ENSURE_OK(context, PrepareQuantizedWeighted(context, node, kOp, g, t,
-                                                        params->activation, reference_only,
-                                                        &data->quant));
+    TF_LITE_ENSURE_OK(context,
+                      PrepareQuantizedWeighted(context, node, kOp, g, t, params->activation,
+                                               reference_only, nullptr, &data->quant));
   } else {
     TF_LITE_ENSURE_OK(context, ActivationRange(context, kOp, params->activation,
                                                &data->params.act_min, &data->params.act_max));
@@ -104,7 +108,7 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
     TF_LITE_ENSURE_OK(context, ReadHybridWeightScales(context, kOp, weights, 0, units,
                                                       &data->weights_scale, &data->channel_scales));
     data->asymmetric_inputs = params->asymmetric_quantize_inputs;
-    data->quantized_row.assign(depth, 0);
+    TF_LITE_ENSURE_OK(context, data->scratch.Prepare(context, node, {{kTfLiteInt8, depth}}));
     data->hybrid_kernel = &reference::HybridFullyConnected;
   } else if (!quantized) {
     data->kernel = &reference::FullyConnected;
@@ -147,7 +151,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     data->hybrid_kernel(data->params, data->asymmetric_inputs, data->batches, data->depth,
                         data->units, input->data.f, weights->data.int8, data->weights_scale,
                         data->channel_scales.empty() ? nullptr : data->channel_scales.data(),
-                        bias ? bias->data.f : nullptr, data->quantized_row.data(), output->data.f);
+                        bias ? bias->data.f : nullptr, data->scratch.Data<int8_t>(context, 0),
+                        output->data.f);
     return kTfLiteOk;
   }
   data->kernel(data->params, data->batches, data->depth, data->units, input->data.f,

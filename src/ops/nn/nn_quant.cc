@@ -21,6 +21,18 @@ void SetKernelFamily(WeightedOpTensors* t) {
 
 }  // namespace
 
+TfLiteStatus PrepareHybridScratch(TfLiteContext* context, TfLiteNode* node, NodeScratch* scratch,
+                                  int64_t input_elements, int batches) {
+  return scratch->Prepare(
+      context, node,
+      {{kTfLiteInt8, input_elements}, {kTfLiteFloat32, batches}, {kTfLiteInt32, batches}});
+}
+
+reference::HybridConvScratch HybridScratchView(TfLiteContext* context, const NodeScratch& scratch) {
+  return {scratch.Data<int8_t>(context, 0), scratch.Data<float>(context, 1),
+          scratch.Data<int32_t>(context, 2)};
+}
+
 TfLiteStatus PrepareWeightedOpTensors(TfLiteContext* context, TfLiteNode* node, const char* op,
                                       const char* weights_name, WeightedOpTensors* t) {
   TF_LITE_ENSURE_OK(context, CheckArity(context, node, op, 2, 3, 1));

@@ -8,29 +8,19 @@
 
 #include "kernels/reference/conv_hybrid.h"
 #include "kernels/reference/integer_conv.h"
+#include "ops/scratch.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
 
 namespace octet::ops::nn {
 
+// The hybrid (int8 weights, float input) convolutions quantize their input each invoke into
+// three node temporaries: the int8 image, then one scale and one offset per batch.
+TfLiteStatus PrepareHybridScratch(TfLiteContext* context, TfLiteNode* node, NodeScratch* scratch,
+                                  int64_t input_elements, int batches);
+reference::HybridConvScratch HybridScratchView(TfLiteContext* context, const NodeScratch& scratch);
+
 // The integer state of one weighted op, computed once in prepare.
-// Per-invoke scratch of the hybrid (int8 weights, float input) convolutions: the input
-// quantized to int8, plus one scale and one offset per batch.
-struct HybridInputScratch {
-  std::vector<int8_t> quantized_input;
-  std::vector<float> batch_scales;
-  std::vector<int32_t> batch_offsets;
-
-  void Resize(size_t input_elements, int batches) {
-    quantized_input.assign(input_elements, 0);
-    batch_scales.assign(static_cast<size_t>(batches), 0.f);
-    batch_offsets.assign(static_cast<size_t>(batches), 0);
-  }
-  reference::HybridConvScratch View() {
-    return {quantized_input.data(), batch_scales.data(), batch_offsets.data()};
-  }
-};
-
 struct QuantizedWeightsData {
   reference::QuantizedParams params;  // multipliers/shifts point into the vectors below
   std::vector<int32_t> multipliers;   // one per output channel

@@ -98,22 +98,6 @@ bool PackDepthwise(TfLiteContext* context, const optimized::QDwKernel& kernel,
   return true;
 }
 
-// Sizes the depthwise expansion scratch (a node temporary) when the multiplier needs one.
-TfLiteStatus PrepareScratch(TfLiteContext* context, TfLiteNode* node, const QuantizedWeighted& q,
-                            const optimized::QDwShape& shape) {
-  const size_t bytes = optimized::QDepthwiseScratchBytes(shape);
-  if (bytes == 0) return kTfLiteOk;
-  TfLiteIntArrayFree(node->temporaries);
-  node->temporaries = TfLiteIntArrayCreate(1);
-  node->temporaries->data[0] = q.scratch_tensor;
-  TfLiteTensor* scratch = &context->tensors[q.scratch_tensor];
-  scratch->type = kTfLiteUInt8;
-  scratch->allocation_type = kTfLiteArenaRw;
-  TfLiteIntArray* dims = TfLiteIntArrayCreate(1);
-  dims->data[0] = static_cast<int>(bytes);
-  return context->ResizeTensor(context, scratch, dims);
-}
-
 optimized::QConvShape ConvShapeOf(const WeightedGeometry& g) {
   optimized::QConvShape s;
   s.batches = g.batches;
@@ -200,14 +184,10 @@ void EvalReference(const QuantizedWeighted& q, const WeightedOpTensors& t) {
 
 }  // namespace
 
-TfLiteStatus AddWeightedScratchTensor(TfLiteContext* context, QuantizedWeighted* q) {
-  return context->AddTensors(context, 1, &q->scratch_tensor);
-}
-
 TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const char* op,
                                       const WeightedGeometry& g, const WeightedOpTensors& t,
                                       TfLiteFusedActivation activation, bool reference_only,
-                                      QuantizedWeighted* q) {
+                                      NodeScratch* scratch, QuantizedWeighted* q) {
   const int channel_dim = g.op == WeightedOp::kDepthwise ? 3 : 0;
   const int channels = g.op == WeightedOp::kFullyConnected ? g.units : g.out_c;
   TF_LITE_ENSURE_OK(context,
@@ -227,7 +207,13 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
           q->kernel_name = kernel->name;
           q->packed_weights = t.weights->data.raw;
           q->packed_kernel = kernel;
-          TF_LITE_ENSURE_OK(context, PrepareScratch(context, node, *q, DepthwiseShapeOf(g)));
+          const size_t bytes = optimized::QDepthwiseScratchBytes(DepthwiseShapeOf(g));
+          if (bytes > 0) {
+            TF_LITE_ENSURE_OK(
+                context,
+                scratch->Prepare(context, node, {{kTfLiteUInt8, static_cast<int64_t>(bytes)}}));
+            q->scratch = scratch;
+          }
         }
       }
     } else {
@@ -266,10 +252,7 @@ void EvalQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const Quant
       optimized::RunQGemmRows(q.gemm, g.rows, input, static_cast<size_t>(g.depth), output, pool);
       break;
     case WeightedOp::kDepthwise: {
-      uint8_t* scratch = nullptr;
-      if (node->temporaries != nullptr && node->temporaries->size > 0) {
-        scratch = reinterpret_cast<uint8_t*>(context->tensors[node->temporaries->data[0]].data.raw);
-      }
+      uint8_t* scratch = q.scratch ? q.scratch->Data<uint8_t>(context, 0) : nullptr;
       optimized::RunQDepthwise(q.depthwise, DepthwiseShapeOf(g), input, q.zero_row, scratch, output,
                                pool);
       break;

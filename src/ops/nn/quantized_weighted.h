@@ -15,6 +15,7 @@
 #include "kernels/reference/conv.h"
 #include "kernels/reference/depthwise_conv.h"
 #include "ops/nn/nn_quant.h"
+#include "ops/scratch.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
 
@@ -48,11 +49,10 @@ struct QuantizedWeighted {
   // Packing cache: a re-prepare (after a resize) keeps the packed weights.
   const void* packed_weights = nullptr;
   const void* packed_kernel = nullptr;
-  int scratch_tensor = -1;  // temporary for depthwise multipliers > 1 (added in init)
+  // The op's node temporaries; DEPTHWISE_CONV_2D's optimized kernel uses one (a depth
+  // multiplier's repeated input), so it passes its NodeScratch here.
+  const NodeScratch* scratch = nullptr;
 };
-
-// For DEPTHWISE_CONV_2D's init: adds the temporary tensor a depth multiplier > 1 may need.
-TfLiteStatus AddWeightedScratchTensor(TfLiteContext* context, QuantizedWeighted* q);
 
 // Quantization checks and multipliers (PrepareQuantizedWeightedOp), then the variant choice.
 // `reference_only` pins the reference kernel (Register_X_REF).
@@ -60,7 +60,7 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
                                       const WeightedGeometry& geometry,
                                       const WeightedOpTensors& tensors,
                                       TfLiteFusedActivation activation, bool reference_only,
-                                      QuantizedWeighted* q);
+                                      NodeScratch* scratch, QuantizedWeighted* q);
 
 void EvalQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const QuantizedWeighted& q,
                            const WeightedOpTensors& tensors);

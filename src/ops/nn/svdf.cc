@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/scratch.h"
 #include "quant/quantization_util.h"
 #include "quant/spec_checks.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
@@ -35,9 +36,7 @@ struct OpData {
   reference::SvdfShape shape;
   reference::SvdfActivation activation = reference::SvdfActivation::kNone;
   reference::SvdfIntegerParams qparams;
-  std::vector<float> float_scratch;
-  std::vector<int32_t> int_scratch;
-  std::vector<int32_t> int_scratch_out;
+  ops::NodeScratch scratch;  // float: one buffer; integer: the time stage and the unit sums
 };
 
 // Reports "SVDF: <message>" and returns kTfLiteError.
@@ -106,15 +105,19 @@ TfLiteStatus ToActivation(TfLiteContext *context, TfLiteFusedActivation act,
   }
 }
 
-void *Init(TfLiteContext *, const char *, size_t) { return std::make_unique<OpData>().release(); }
+void *Init(TfLiteContext *context, const char *, size_t) {
+  auto data = std::make_unique<OpData>();
+  if (data->scratch.Reserve(context, 2) != kTfLiteOk) return nullptr;
+  return data.release();
+}
 
 void Free(TfLiteContext *, void *buffer) { delete static_cast<OpData *>(buffer); }
 
 // Integer-path checks and requantization constants.
-TfLiteStatus PrepareInteger(TfLiteContext *context, OpData *data, const TfLiteTensor *input,
-                            const TfLiteTensor *weights_feature, const TfLiteTensor *weights_time,
-                            const TfLiteTensor *bias, const TfLiteTensor *state,
-                            const TfLiteTensor *output) {
+TfLiteStatus PrepareInteger(TfLiteContext *context, TfLiteNode *node, OpData *data,
+                            const TfLiteTensor *input, const TfLiteTensor *weights_feature,
+                            const TfLiteTensor *weights_time, const TfLiteTensor *bias,
+                            const TfLiteTensor *state, const TfLiteTensor *output) {
   TF_LITE_ENSURE_OK(context, RequireType(context, "weights_feature", weights_feature, kTfLiteInt8));
   if (state->type != kTfLiteInt16 && state->type != kTfLiteInt8) {
     return Fail(context, "activation_state must be int16 or int8 for int8 input, got %s",
@@ -163,9 +166,10 @@ TfLiteStatus PrepareInteger(TfLiteContext *context, OpData *data, const TfLiteTe
   p.output_zero_point = output->params.zero_point;
   data->kind = state->type == kTfLiteInt16 ? Kind::kInteger16 : Kind::kInteger8;
   const reference::SvdfShape &s = data->shape;
-  data->int_scratch.assign(static_cast<size_t>(s.batch) * s.num_filters, 0);
-  data->int_scratch_out.assign(static_cast<size_t>(s.batch) * s.num_units(), 0);
-  return kTfLiteOk;
+  const int64_t filter_sums = int64_t{s.batch} * s.num_filters;
+  const int64_t unit_sums = int64_t{s.batch} * s.num_units();
+  return data->scratch.Prepare(context, node,
+                               {{kTfLiteInt32, filter_sums}, {kTfLiteInt32, unit_sums}});
 }
 
 TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
@@ -243,10 +247,12 @@ TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
     TF_LITE_ENSURE_OK(context, RequireType(context, "output", output, kTfLiteFloat32));
     if (bias) TF_LITE_ENSURE_OK(context, RequireType(context, "bias", bias, kTfLiteFloat32));
     data->kind = Kind::kFloat;
-    data->float_scratch.assign(static_cast<size_t>(s.batch) * s.num_filters, 0.f);
+    const int64_t filter_sums = int64_t{s.batch} * s.num_filters;
+    TF_LITE_ENSURE_OK(context,
+                      data->scratch.Prepare(context, node, {{kTfLiteFloat32, filter_sums}}));
   } else if (input->type == kTfLiteInt8) {
-    TF_LITE_ENSURE_OK(context, PrepareInteger(context, data, input, weights_feature, weights_time,
-                                              bias, state, output));
+    TF_LITE_ENSURE_OK(context, PrepareInteger(context, node, data, input, weights_feature,
+                                              weights_time, bias, state, output));
   } else {
     return Fail(context, "input type %s is not supported (float32 or int8)",
                 TfLiteTypeGetName(input->type));
@@ -281,19 +287,19 @@ TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
     case Kind::kFloat:
       reference::SvdfFloat(s, input->data.f, weights_feature->data.f, weights_time->data.f,
                            bias ? bias->data.f : nullptr, data->activation, state->data.f,
-                           data->float_scratch.data(), output->data.f);
+                           data->scratch.Data<float>(context, 0), output->data.f);
       return kTfLiteOk;
     case Kind::kInteger16:
       reference::SvdfInteger<int16_t>(
           s, data->qparams, input->data.int8, weights_feature->data.int8, weights_time->data.i16,
-          bias ? bias->data.i32 : nullptr, state->data.i16, data->int_scratch.data(),
-          data->int_scratch_out.data(), output->data.int8);
+          bias ? bias->data.i32 : nullptr, state->data.i16, data->scratch.Data<int32_t>(context, 0),
+          data->scratch.Data<int32_t>(context, 1), output->data.int8);
       return kTfLiteOk;
     case Kind::kInteger8:
       reference::SvdfInteger<int8_t>(s, data->qparams, input->data.int8, weights_feature->data.int8,
                                      weights_time->data.int8, bias ? bias->data.i32 : nullptr,
-                                     state->data.int8, data->int_scratch.data(),
-                                     data->int_scratch_out.data(), output->data.int8);
+                                     state->data.int8, data->scratch.Data<int32_t>(context, 0),
+                                     data->scratch.Data<int32_t>(context, 1), output->data.int8);
       return kTfLiteOk;
   }
   return kTfLiteError;

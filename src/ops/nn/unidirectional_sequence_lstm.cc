@@ -10,6 +10,7 @@
 #include "ops/nn/lstm_integer.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_util.h"
+#include "ops/scratch.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
@@ -81,11 +82,15 @@ struct OpData {
   bool time_major = true;
   int max_time = 0;
   int n_batch = 0;
-  std::vector<float> scratch;
+  NodeScratch scratch;                     // the float kernel's gate buffers
   nn_integer::LstmIntegerDataPtr integer;  // set when the input is int8/int16
 };
 
-void* Init(TfLiteContext*, const char*, size_t) { return std::make_unique<OpData>().release(); }
+void* Init(TfLiteContext* context, const char*, size_t) {
+  auto data = std::make_unique<OpData>();
+  if (data->scratch.Reserve(context, 1) != kTfLiteOk) return nullptr;
+  return data.release();
+}
 
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
 
@@ -305,7 +310,10 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   p.cell_clip = params->cell_clip;
   p.proj_clip = params->proj_clip;
   // Batch-major input is processed one sequence (batch row) at a time.
-  data->scratch.assign(reference::LstmScratchSize(p, data->time_major ? n_batch : 1), 0.f);
+  TF_LITE_ENSURE_OK(context, data->scratch.Prepare(
+                                 context, node,
+                                 {{kTfLiteFloat32, static_cast<int64_t>(reference::LstmScratchSize(
+                                                       p, data->time_major ? n_batch : 1))}}));
 
   std::vector<int> out_dims(input->dims->data, input->dims->data + 3);
   out_dims[2] = n_output;
@@ -347,7 +355,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 
   reference::UnidirectionalSequenceLstm(w, data->params, data->time_major, data->max_time,
                                         data->n_batch, in[kInput], output_state->data.f,
-                                        cell_state->data.f, output->data.f, data->scratch.data());
+                                        cell_state->data.f, output->data.f,
+                                        data->scratch.Data<float>(context, 0));
   return kTfLiteOk;
 }
 

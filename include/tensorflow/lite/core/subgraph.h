@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -120,6 +121,8 @@ class Subgraph {
  private:
   struct TensorExtra;
   TfLiteStatus PrepareNode(size_t plan_index);
+  TfLiteStatus RequestScratchBuffer(size_t bytes, int* index);
+  void* ScratchBuffer(int index);
   TfLiteStatus InvokeNode(size_t plan_index);
   TfLiteStatus CheckTensorIndices(const char* label, const std::vector<int>& indices,
                                   bool allow_optional);
@@ -150,7 +153,10 @@ class Subgraph {
   bool in_allocate_ = false;
   std::vector<TfLiteDelegateParams*> delegate_params_;
   std::vector<TfLiteDelegateParams> preview_params_;
-  std::deque<std::vector<char>> scratch_buffers_;
+  // RequestScratchBufferInArena: each node's scratch temporaries, in request order.
+  std::map<int, std::vector<int>> scratch_tensors_;
+  int preparing_node_ = -1;
+  size_t scratch_requests_ = 0;
   std::deque<std::vector<char>> persistent_buffers_;
   size_t kernel_persistent_bytes_ = 0;
   TfLiteExternalContext* external_contexts_[kTfLiteMaxExternalContexts] = {};
