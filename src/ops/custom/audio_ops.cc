@@ -13,6 +13,7 @@
 #include "kernels/reference/audio.h"
 #include "ops/custom/custom_ops.h"
 #include "ops/custom/flex_options.h"
+#include "ops/op_util.h"
 #include "tensorflow/lite/c/common.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 
@@ -245,18 +246,6 @@ TfLiteStatus MfccEval(TfLiteContext *context, TfLiteNode *node) {
   return kTfLiteOk;
 }
 
-TfLiteRegistration MakeRegistration(void *(*init)(TfLiteContext *, const char *, size_t),
-                                    void (*free)(TfLiteContext *, void *),
-                                    TfLiteStatus (*prepare)(TfLiteContext *, TfLiteNode *),
-                                    TfLiteStatus (*invoke)(TfLiteContext *, TfLiteNode *)) {
-  TfLiteRegistration r{};
-  r.init = init;
-  r.free = free;
-  r.prepare = prepare;
-  r.invoke = invoke;
-  return r;
-}
-
 }  // namespace
 }  // namespace octet::ops::custom
 
@@ -265,14 +254,14 @@ namespace tflite::ops::custom {
 namespace oc = octet::ops::custom;
 
 TfLiteRegistration *Register_AUDIO_SPECTROGRAM() {
-  static TfLiteRegistration r = oc::MakeRegistration(oc::SpectrogramInit, oc::SpectrogramFree,
-                                                     oc::SpectrogramPrepare, oc::SpectrogramEval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      oc::SpectrogramInit, oc::SpectrogramFree, oc::SpectrogramPrepare, oc::SpectrogramEval);
   return &r;
 }
 
 TfLiteRegistration *Register_MFCC() {
   static TfLiteRegistration r =
-      oc::MakeRegistration(oc::MfccInit, oc::MfccFree, oc::MfccPrepare, oc::MfccEval);
+      octet::ops::MakeRegistration(oc::MfccInit, oc::MfccFree, oc::MfccPrepare, oc::MfccEval);
   return &r;
 }
 

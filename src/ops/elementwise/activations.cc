@@ -336,9 +336,9 @@ TfLiteStatus PreluEval(TfLiteContext *context, TfLiteNode *node) {
   const TfLiteTensor *input = tflite::GetInput(context, node, 0);
   const TfLiteTensor *alpha = tflite::GetInput(context, node, 1);
   TfLiteTensor *output = tflite::GetOutput(context, node, 0);
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kPrelu, input, "input"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kPrelu, alpha, "alpha"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kPrelu, output, "output"));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kPrelu, "input", input));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kPrelu, "alpha", alpha));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kPrelu, "output", output));
   switch (data.type) {
     case kTfLiteInt8:
       PreluQuantized<int8_t>(data, input, alpha, output);
@@ -368,50 +368,51 @@ using ew::ApplyScalar;
 using ew::UnaryRegistration;
 
 TfLiteRegistration *Register_LOGISTIC() {
-  static TfLiteRegistration r =
-      ew::MakeRegistration(ew::InitData<ew::UnaryData>, ew::FreeData<ew::UnaryData>,
-                           ew::LogisticPrepare, ew::EvalUnary<ew::kLogistic>);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      octet::ops::InitData<ew::UnaryData>, octet::ops::FreeData<ew::UnaryData>, ew::LogisticPrepare,
+      ew::EvalUnary<ew::kLogistic>);
   return &r;
 }
 TfLiteRegistration *Register_TANH() {
-  static TfLiteRegistration r =
-      ew::MakeRegistration(ew::InitData<ew::UnaryData>, ew::FreeData<ew::UnaryData>,
-                           ew::TanhPrepare, ew::EvalUnary<ew::kTanh>);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      octet::ops::InitData<ew::UnaryData>, octet::ops::FreeData<ew::UnaryData>, ew::TanhPrepare,
+      ew::EvalUnary<ew::kTanh>);
   return &r;
 }
 TfLiteRegistration *Register_RELU() {
-  static TfLiteRegistration r =
-      ew::MakeRegistration(ew::InitData<ew::UnaryData>, ew::FreeData<ew::UnaryData>,
-                           ew::ReluPrepare, ew::EvalUnary<ew::kRelu>);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      octet::ops::InitData<ew::UnaryData>, octet::ops::FreeData<ew::UnaryData>, ew::ReluPrepare,
+      ew::EvalUnary<ew::kRelu>);
   return &r;
 }
 TfLiteRegistration *Register_RELU6() {
-  static TfLiteRegistration r =
-      ew::MakeRegistration(ew::InitData<ew::UnaryData>, ew::FreeData<ew::UnaryData>,
-                           ew::Relu6Prepare, ew::EvalUnary<ew::kRelu6>);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      octet::ops::InitData<ew::UnaryData>, octet::ops::FreeData<ew::UnaryData>, ew::Relu6Prepare,
+      ew::EvalUnary<ew::kRelu6>);
   return &r;
 }
 TfLiteRegistration *Register_RELU_N1_TO_1() {
-  static TfLiteRegistration r =
-      ew::MakeRegistration(ew::InitData<ew::UnaryData>, ew::FreeData<ew::UnaryData>,
-                           ew::ReluN1To1Prepare, ew::EvalUnary<ew::kReluN1To1>);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      octet::ops::InitData<ew::UnaryData>, octet::ops::FreeData<ew::UnaryData>,
+      ew::ReluN1To1Prepare, ew::EvalUnary<ew::kReluN1To1>);
   return &r;
 }
 TfLiteRegistration *Register_HARD_SWISH() {
-  static TfLiteRegistration r =
-      ew::MakeRegistration(ew::InitData<ew::UnaryData>, ew::FreeData<ew::UnaryData>,
-                           ew::HardSwishPrepare, ew::EvalUnary<ew::kHardSwish>);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      octet::ops::InitData<ew::UnaryData>, octet::ops::FreeData<ew::UnaryData>,
+      ew::HardSwishPrepare, ew::EvalUnary<ew::kHardSwish>);
   return &r;
 }
 TfLiteRegistration *Register_LEAKY_RELU() {
-  static TfLiteRegistration r =
-      ew::MakeRegistration(ew::InitData<ew::UnaryData>, ew::FreeData<ew::UnaryData>,
-                           ew::LeakyReluPrepare, ew::EvalUnary<ew::kLeakyRelu>);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      octet::ops::InitData<ew::UnaryData>, octet::ops::FreeData<ew::UnaryData>,
+      ew::LeakyReluPrepare, ew::EvalUnary<ew::kLeakyRelu>);
   return &r;
 }
 TfLiteRegistration *Register_PRELU() {
-  static TfLiteRegistration r = ew::MakeRegistration(
-      ew::InitData<ew::PreluData>, ew::FreeData<ew::PreluData>, ew::PreluPrepare, ew::PreluEval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(octet::ops::InitData<ew::PreluData>,
+                                                             octet::ops::FreeData<ew::PreluData>,
+                                                             ew::PreluPrepare, ew::PreluEval);
   return &r;
 }
 

@@ -183,7 +183,7 @@ TfLiteStatus PrepareQuantized(TfLiteContext *context, const Params *params, cons
   const TfLiteFusedActivation activation = params ? params->activation : kTfLiteActNone;
   int32_t act_min, act_max;
   TF_LITE_ENSURE_STATUS(
-      GetQuantizedActivationBounds<T>(context, op, activation, output, &act_min, &act_max));
+      QuantizedActivationRange(context, op, activation, output, &act_min, &act_max));
   data->eval = EvalQuantized<kOp, T>;
   const float s1 = in1->params.scale, s2 = in2->params.scale, so = output->params.scale;
   if constexpr (kOp == ArithOp::kMul) {
@@ -255,11 +255,13 @@ TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
   switch (type) {
     case kTfLiteFloat32:
       data->eval = EvalArith<kOp, float>;
-      TF_LITE_ENSURE_STATUS(GetActivationBounds(context, op, activation, &data->bounds_f32));
+      TF_LITE_ENSURE_STATUS(
+          ActivationRange(context, op, activation, &data->bounds_f32.min, &data->bounds_f32.max));
       break;
     case kTfLiteInt32:
       data->eval = EvalArith<kOp, int32_t>;
-      TF_LITE_ENSURE_STATUS(GetActivationBounds(context, op, activation, &data->bounds_i32));
+      TF_LITE_ENSURE_STATUS(
+          ActivationRange(context, op, activation, &data->bounds_i32.min, &data->bounds_i32.max));
       break;
     case kTfLiteInt8:
     case kTfLiteUInt8:
@@ -282,7 +284,8 @@ TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
     case kTfLiteInt64:
       if (kOp != ArithOp::kDiv) {
         data->eval = EvalArith<kOp, int64_t>;
-        TF_LITE_ENSURE_STATUS(GetActivationBounds(context, op, activation, &data->bounds_i64));
+        TF_LITE_ENSURE_STATUS(
+            ActivationRange(context, op, activation, &data->bounds_i64.min, &data->bounds_i64.max));
         break;
       }
       [[fallthrough]];
@@ -307,9 +310,9 @@ TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
   const TfLiteTensor *input1 = tflite::GetInput(context, node, 0);
   const TfLiteTensor *input2 = tflite::GetInput(context, node, 1);
   TfLiteTensor *output = tflite::GetOutput(context, node, 0);
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, op, input1, "input 0"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, op, input2, "input 1"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, op, output, "output"));
+  TF_LITE_ENSURE_STATUS(RequireData(context, op, "input 0", input1));
+  TF_LITE_ENSURE_STATUS(RequireData(context, op, "input 1", input2));
+  TF_LITE_ENSURE_STATUS(RequireData(context, op, "output", output));
   return data.eval(context, data, input1, input2, output);
 }
 

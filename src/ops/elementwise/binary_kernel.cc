@@ -68,9 +68,9 @@ TfLiteStatus EvalBinaryImpl(TfLiteContext *context, TfLiteNode *node) {
   const TfLiteTensor *input1 = tflite::GetInput(context, node, 0);
   const TfLiteTensor *input2 = tflite::GetInput(context, node, 1);
   TfLiteTensor *output = tflite::GetOutput(context, node, 0);
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, data.op, input1, "input 0"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, data.op, input2, "input 1"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, data.op, output, "output"));
+  TF_LITE_ENSURE_STATUS(RequireData(context, data.op, "input 0", input1));
+  TF_LITE_ENSURE_STATUS(RequireData(context, data.op, "input 1", input2));
+  TF_LITE_ENSURE_STATUS(RequireData(context, data.op, "output", output));
   return data.fn(context, data, input1, input2, output);
 }
 

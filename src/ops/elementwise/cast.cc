@@ -97,8 +97,8 @@ TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
   const auto &data = *static_cast<const CastData *>(node->user_data);
   const TfLiteTensor *input = tflite::GetInput(context, node, 0);
   TfLiteTensor *output = tflite::GetOutput(context, node, 0);
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kOp, input, "input 0"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kOp, output, "output"));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kOp, "input 0", input));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kOp, "output", output));
   data.fn(input, output);
   return kTfLiteOk;
 }
@@ -110,8 +110,9 @@ namespace tflite::ops::builtin {
 
 TfLiteRegistration *Register_CAST() {
   namespace ew = octet::ops::elementwise;
-  static TfLiteRegistration r = ew::MakeRegistration(
-      ew::InitData<ew::CastData>, ew::FreeData<ew::CastData>, ew::Prepare, ew::Eval);
+  static TfLiteRegistration r =
+      octet::ops::MakeRegistration(octet::ops::InitData<ew::CastData>,
+                                   octet::ops::FreeData<ew::CastData>, ew::Prepare, ew::Eval);
   return &r;
 }
 

@@ -123,8 +123,8 @@ TfLiteStatus LogicalNotPrepare(TfLiteContext *context, TfLiteNode *node) {
 TfLiteStatus LogicalNotEval(TfLiteContext *context, TfLiteNode *node) {
   const TfLiteTensor *input = tflite::GetInput(context, node, 0);
   TfLiteTensor *output = tflite::GetOutput(context, node, 0);
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kLogicalNot, input, "input 0"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kLogicalNot, output, "output"));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kLogicalNot, "input 0", input));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kLogicalNot, "output", output));
   ref::LogicalNot(tflite::GetTensorData<uint8_t>(input), tflite::NumElements(input),
                   tflite::GetTensorData<bool>(output));
   return kTfLiteOk;
@@ -163,7 +163,7 @@ TfLiteRegistration *Register_LOGICAL_OR() {
 }
 TfLiteRegistration *Register_LOGICAL_NOT() {
   static TfLiteRegistration r =
-      ew::MakeRegistration(nullptr, nullptr, ew::LogicalNotPrepare, ew::LogicalNotEval);
+      octet::ops::MakeRegistration(nullptr, nullptr, ew::LogicalNotPrepare, ew::LogicalNotEval);
   return &r;
 }
 

@@ -66,7 +66,7 @@ TfLiteStatus ReadDims(TfLiteContext *context, const TfLiteTensor *dims, Shape *s
 
 TfLiteStatus ResizeFromDims(TfLiteContext *context, const TfLiteTensor *dims,
                             TfLiteTensor *output) {
-  if (CheckHasData(context, kFill, dims, "dims") != kTfLiteOk) return kTfLiteError;
+  if (RequireData(context, kFill, "dims", dims) != kTfLiteOk) return kTfLiteError;
   Shape shape;
   TF_LITE_ENSURE_STATUS(dims->type == kTfLiteInt32 ? ReadDims<int32_t>(context, dims, &shape)
                                                    : ReadDims<int64_t>(context, dims, &shape));
@@ -111,8 +111,8 @@ TfLiteStatus FillEval(TfLiteContext *context, TfLiteNode *node) {
   if (tflite::IsDynamicTensor(output)) {
     TF_LITE_ENSURE_STATUS(ResizeFromDims(context, dims, output));
   }
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kFill, value, "value"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kFill, output, "output"));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kFill, "value", value));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kFill, "output", output));
   const int64_t n = tflite::NumElements(output);
   switch (FillElementSize(value->type)) {
     case 1:
@@ -150,7 +150,7 @@ TfLiteStatus ZerosLikePrepare(TfLiteContext *context, TfLiteNode *node) {
 
 TfLiteStatus ZerosLikeEval(TfLiteContext *context, TfLiteNode *node) {
   TfLiteTensor *output = tflite::GetOutput(context, node, 0);
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kZerosLike, output, "output"));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kZerosLike, "output", output));
   // All-zero bytes are 0 / 0.0f for every accepted type.
   if (output->data.raw != nullptr) std::memset(output->data.raw, 0, output->bytes);
   return kTfLiteOk;
@@ -165,13 +165,13 @@ namespace ew = octet::ops::elementwise;
 
 TfLiteRegistration *Register_FILL() {
   static TfLiteRegistration r =
-      ew::MakeRegistration(nullptr, nullptr, ew::FillPrepare, ew::FillEval);
+      octet::ops::MakeRegistration(nullptr, nullptr, ew::FillPrepare, ew::FillEval);
   return &r;
 }
 
 TfLiteRegistration *Register_ZEROS_LIKE() {
   static TfLiteRegistration r =
-      ew::MakeRegistration(nullptr, nullptr, ew::ZerosLikePrepare, ew::ZerosLikeEval);
+      octet::ops::MakeRegistration(nullptr, nullptr, ew::ZerosLikePrepare, ew::ZerosLikeEval);
   return &r;
 }
 

@@ -93,20 +93,4 @@ TfLiteStatus BroadcastOutputShape(TfLiteContext *context, const char *op, const 
   return CheckBroadcastRank(context, op, a == b && b == c, *out);
 }
 
-TfLiteStatus ResizeOutput(TfLiteContext *context, TfLiteTensor *output, const Shape &shape) {
-  TfLiteIntArray *dims = TfLiteIntArrayCreate(shape.rank());
-  for (int i = 0; i < shape.rank(); ++i) dims->data[i] = shape.dim(i);
-  return context->ResizeTensor(context, output,
-                               dims);  // takes ownership of dims
-}
-
-TfLiteStatus CheckHasData(TfLiteContext *context, const char *op, const TfLiteTensor *tensor,
-                          const char *what) {
-  if (tensor->data.raw == nullptr && tflite::NumElements(tensor) > 0) {
-    TF_LITE_KERNEL_LOG(context, "%s: %s has no data", op, what);
-    return kTfLiteError;
-  }
-  return kTfLiteOk;
-}
-
 }  // namespace octet::ops::elementwise

@@ -299,8 +299,8 @@ TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
   auto &data = *static_cast<QuantData *>(node->user_data);
   const TfLiteTensor *input = tflite::GetInput(context, node, 0);
   TfLiteTensor *output = tflite::GetOutput(context, node, 0);
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, *kName, input, "input 0"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, *kName, output, "output"));
+  TF_LITE_ENSURE_STATUS(RequireData(context, *kName, "input 0", input));
+  TF_LITE_ENSURE_STATUS(RequireData(context, *kName, "output", output));
   data.pool = GetThreadPool(context);  // the pool can change with SetNumThreads
   data.fn(data, input, output);
   return kTfLiteOk;
@@ -314,16 +314,16 @@ namespace tflite::ops::builtin {
 namespace ew = octet::ops::elementwise;
 
 TfLiteRegistration *Register_QUANTIZE() {
-  static TfLiteRegistration r =
-      ew::MakeRegistration(ew::InitData<ew::QuantData>, ew::FreeData<ew::QuantData>,
-                           ew::QuantizePrepare, ew::Eval<&ew::kQuantize>);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      octet::ops::InitData<ew::QuantData>, octet::ops::FreeData<ew::QuantData>, ew::QuantizePrepare,
+      ew::Eval<&ew::kQuantize>);
   return &r;
 }
 
 TfLiteRegistration *Register_DEQUANTIZE() {
-  static TfLiteRegistration r =
-      ew::MakeRegistration(ew::InitData<ew::QuantData>, ew::FreeData<ew::QuantData>,
-                           ew::DequantizePrepare, ew::Eval<&ew::kDequantize>);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      octet::ops::InitData<ew::QuantData>, octet::ops::FreeData<ew::QuantData>,
+      ew::DequantizePrepare, ew::Eval<&ew::kDequantize>);
   return &r;
 }
 

@@ -79,10 +79,10 @@ TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
   const TfLiteTensor *x = tflite::GetInput(context, node, 1);
   const TfLiteTensor *y = tflite::GetInput(context, node, 2);
   TfLiteTensor *output = tflite::GetOutput(context, node, 0);
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kOp, cond, "condition"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kOp, x, "input 1"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kOp, y, "input 2"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, kOp, output, "output"));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kOp, "condition", cond));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kOp, "input 1", x));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kOp, "input 2", y));
+  TF_LITE_ENSURE_STATUS(RequireData(context, kOp, "output", output));
   data.fn(data, cond, x, y, output);
   return kTfLiteOk;
 }
@@ -94,8 +94,9 @@ namespace tflite::ops::builtin {
 
 TfLiteRegistration *Register_SELECT_V2() {
   namespace ew = octet::ops::elementwise;
-  static TfLiteRegistration r = ew::MakeRegistration(
-      ew::InitData<ew::SelectData>, ew::FreeData<ew::SelectData>, ew::Prepare, ew::Eval);
+  static TfLiteRegistration r =
+      octet::ops::MakeRegistration(octet::ops::InitData<ew::SelectData>,
+                                   octet::ops::FreeData<ew::SelectData>, ew::Prepare, ew::Eval);
   return &r;
 }
 

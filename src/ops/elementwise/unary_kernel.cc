@@ -33,8 +33,8 @@ TfLiteStatus EvalUnaryImpl(TfLiteContext *context, TfLiteNode *node, const char 
   const auto &data = *static_cast<const UnaryData *>(node->user_data);
   const TfLiteTensor *input = tflite::GetInput(context, node, 0);
   TfLiteTensor *output = tflite::GetOutput(context, node, 0);
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, op, input, "input 0"));
-  TF_LITE_ENSURE_STATUS(CheckHasData(context, op, output, "output"));
+  TF_LITE_ENSURE_STATUS(RequireData(context, op, "input 0", input));
+  TF_LITE_ENSURE_STATUS(RequireData(context, op, "output", output));
   data.fn(data, input, output);
   return kTfLiteOk;
 }

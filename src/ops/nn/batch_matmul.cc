@@ -40,16 +40,16 @@ struct OpData {
 TfLiteStatus PrepareQuantized(TfLiteContext* context, const TfLiteTensor* lhs,
                               const TfLiteTensor* rhs, TfLiteTensor* output, OpData* data) {
   const TfLiteType t = lhs->type;
-  OCTET_NN_ENSURE(context, t == kTfLiteInt8 || t == kTfLiteInt16, kOp,
+  OCTET_OP_ENSURE(context, t == kTfLiteInt8 || t == kTfLiteInt16, kOp,
                   "lhs type %s is not supported (FLOAT32, INT8, INT16)", TfLiteTypeGetName(t));
-  OCTET_NN_ENSURE(context, rhs->type == t && output->type == t, kOp,
+  OCTET_OP_ENSURE(context, rhs->type == t && output->type == t, kOp,
                   "rhs (%s) and output (%s) must have the lhs type %s",
                   TfLiteTypeGetName(rhs->type), TfLiteTypeGetName(output->type),
                   TfLiteTypeGetName(t));
   TF_LITE_ENSURE_OK(context, quant::CheckActivation(context, kOp, "lhs", lhs));
   TF_LITE_ENSURE_OK(context, quant::CheckPerTensor(context, kOp, "rhs", rhs));
   TF_LITE_ENSURE_OK(context, quant::CheckActivation(context, kOp, "output", output));
-  OCTET_NN_ENSURE(context, rhs->params.zero_point == 0, kOp,
+  OCTET_OP_ENSURE(context, rhs->params.zero_point == 0, kOp,
                   "rhs '%s' must have zero_point 0 (spec), has %d", rhs->name ? rhs->name : "",
                   rhs->params.zero_point);
   reference::QuantizedBatchMatMulParams& q = data->q;
@@ -62,7 +62,7 @@ TfLiteStatus PrepareQuantized(TfLiteContext* context, const TfLiteTensor* lhs,
                       static_cast<double>(rhs->params.scale) /
                       static_cast<double>(output->params.scale);
   quant::QuantizeMultiplier(real, &q.multiplier, &q.shift);
-  OCTET_NN_ENSURE(context, t != kTfLiteInt16 || q.shift < 8, kOp,
+  OCTET_OP_ENSURE(context, t != kTfLiteInt16 || q.shift < 8, kOp,
                   "effective scale %g is too large for int16 requantization", real);
   return kTfLiteOk;
 }
@@ -92,7 +92,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, RequireValidDims(context, kOp, "rhs", rhs, 2));
   const int lhs_rank = lhs->dims->size;
   const int rhs_rank = rhs->dims->size;
-  OCTET_NN_ENSURE(context, lhs_rank <= 5 && rhs_rank <= 5, kOp,
+  OCTET_OP_ENSURE(context, lhs_rank <= 5 && rhs_rank <= 5, kOp,
                   "operands must have at most 5 dimensions, got %d and %d", lhs_rank, rhs_rank);
 
   // Absent options mean no transposes.
@@ -104,7 +104,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const int lhs_k = data->adj_x ? l[lhs_rank - 2] : l[lhs_rank - 1];
   const int rhs_k = data->adj_y ? r[rhs_rank - 1] : r[rhs_rank - 2];
   const int n = data->adj_y ? r[rhs_rank - 2] : r[rhs_rank - 1];
-  OCTET_NN_ENSURE(context, lhs_k == rhs_k, kOp,
+  OCTET_OP_ENSURE(context, lhs_k == rhs_k, kOp,
                   "contraction dimensions differ: lhs has %d, rhs has %d", lhs_k, rhs_k);
 
   const int out_rank = std::max(lhs_rank, rhs_rank);
@@ -115,7 +115,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     const int ri = i - (out_rank - rhs_rank);
     const int ld = li >= 0 ? l[li] : 1;
     const int rd = ri >= 0 ? r[ri] : 1;
-    OCTET_NN_ENSURE(context, ld == rd || ld == 1 || rd == 1, kOp,
+    OCTET_OP_ENSURE(context, ld == rd || ld == 1 || rd == 1, kOp,
                     "batch dimension %d cannot broadcast: lhs has %d, rhs has %d", i, ld, rd);
     out_dims[i] = ld == 1 ? rd : ld;
   }
@@ -158,7 +158,7 @@ namespace tflite::ops::builtin {
 TfLiteRegistration* Register_BATCH_MATMUL() {
   namespace op = octet::ops::nn::batch_matmul;
   static TfLiteRegistration r =
-      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
   return &r;
 }
 

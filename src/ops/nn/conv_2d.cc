@@ -76,14 +76,14 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
   const int filter_w = filter->dims->data[2];
   const int filter_ch = filter->dims->data[3];
 
-  OCTET_NN_ENSURE(context, out_ch > 0, kOp, "filter output channels must be > 0, got %d", out_ch);
-  OCTET_NN_ENSURE(context, filter_ch > 0, kOp, "filter input channels must be > 0, got %d",
+  OCTET_OP_ENSURE(context, out_ch > 0, kOp, "filter output channels must be > 0, got %d", out_ch);
+  OCTET_OP_ENSURE(context, filter_ch > 0, kOp, "filter input channels must be > 0, got %d",
                   filter_ch);
-  OCTET_NN_ENSURE(context, in_ch > 0 && in_ch % filter_ch == 0, kOp,
+  OCTET_OP_ENSURE(context, in_ch > 0 && in_ch % filter_ch == 0, kOp,
                   "input channels (%d) must be a positive multiple of filter channels (%d)", in_ch,
                   filter_ch);
   const int groups = in_ch / filter_ch;
-  OCTET_NN_ENSURE(context, out_ch % groups == 0, kOp,
+  OCTET_OP_ENSURE(context, out_ch % groups == 0, kOp,
                   "output channels (%d) must be a multiple of the group count (%d)", out_ch,
                   groups);
   TF_LITE_ENSURE_OK(context,
@@ -122,8 +122,8 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
                       PrepareQuantizedWeighted(context, node, kOp, g, t, params->activation,
                                                reference_only, nullptr, &data->quant));
   } else {
-    TF_LITE_ENSURE_OK(context,
-                      ActivationRange(context, kOp, params->activation, &p.act_min, &p.act_max));
+    TF_LITE_ENSURE_OK(
+        context, ActivationRange<float>(context, kOp, params->activation, &p.act_min, &p.act_max));
   }
   p.stride_height = params->stride_height;
   p.stride_width = params->stride_width;
@@ -186,14 +186,14 @@ namespace tflite::ops::builtin {
 TfLiteRegistration* Register_CONV_2D() {
   namespace op = octet::ops::nn::conv_2d;
   static TfLiteRegistration r =
-      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
   return &r;
 }
 
 TfLiteRegistration* Register_CONV_2D_REF() {
   namespace op = octet::ops::nn::conv_2d;
   static TfLiteRegistration r =
-      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::PrepareReference, op::Eval);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareReference, op::Eval);
   return &r;
 }
 

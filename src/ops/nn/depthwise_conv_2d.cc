@@ -74,15 +74,15 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
   const int filter_w = filter->dims->data[2];
   const int out_ch = filter->dims->data[3];
 
-  OCTET_NN_ENSURE(context, filter->dims->data[0] == 1, kOp, "filter dimension 0 must be 1, got %d",
+  OCTET_OP_ENSURE(context, filter->dims->data[0] == 1, kOp, "filter dimension 0 must be 1, got %d",
                   filter->dims->data[0]);
-  OCTET_NN_ENSURE(context, in_ch > 0, kOp, "input channels must be > 0, got %d", in_ch);
-  OCTET_NN_ENSURE(context, out_ch > 0 && out_ch % in_ch == 0, kOp,
+  OCTET_OP_ENSURE(context, in_ch > 0, kOp, "input channels must be > 0, got %d", in_ch);
+  OCTET_OP_ENSURE(context, out_ch > 0 && out_ch % in_ch == 0, kOp,
                   "filter channels (%d) must be a positive multiple of input channels (%d)", out_ch,
                   in_ch);
   const int multiplier = out_ch / in_ch;
   // The option is redundant with the shapes; 0 (left unset by some converters) is derived.
-  OCTET_NN_ENSURE(context, params->depth_multiplier == 0 || params->depth_multiplier == multiplier,
+  OCTET_OP_ENSURE(context, params->depth_multiplier == 0 || params->depth_multiplier == multiplier,
                   kOp, "depth_multiplier %d does not match filter channels %d / input channels %d",
                   params->depth_multiplier, out_ch, in_ch);
   TF_LITE_ENSURE_OK(context,
@@ -121,8 +121,8 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
                       PrepareQuantizedWeighted(context, node, kOp, g, t, params->activation,
                                                reference_only, &data->scratch, &data->quant));
   } else {
-    TF_LITE_ENSURE_OK(context,
-                      ActivationRange(context, kOp, params->activation, &p.act_min, &p.act_max));
+    TF_LITE_ENSURE_OK(
+        context, ActivationRange<float>(context, kOp, params->activation, &p.act_min, &p.act_max));
   }
   p.stride_height = params->stride_height;
   p.stride_width = params->stride_width;
@@ -188,14 +188,14 @@ namespace tflite::ops::builtin {
 TfLiteRegistration* Register_DEPTHWISE_CONV_2D() {
   namespace op = octet::ops::nn::depthwise_conv_2d;
   static TfLiteRegistration r =
-      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
   return &r;
 }
 
 TfLiteRegistration* Register_DEPTHWISE_CONV_2D_REF() {
   namespace op = octet::ops::nn::depthwise_conv_2d;
   static TfLiteRegistration r =
-      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::PrepareReference, op::Eval);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareReference, op::Eval);
   return &r;
 }
 

@@ -66,7 +66,7 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
   TfLiteTensor* output = t.output;
   const bool quantized = t.quantized;
   const bool hybrid = t.hybrid;
-  OCTET_NN_ENSURE(context, params->weights_format == kTfLiteFullyConnectedWeightsFormatDefault, kOp,
+  OCTET_OP_ENSURE(context, params->weights_format == kTfLiteFullyConnectedWeightsFormatDefault, kOp,
                   "weights_format %d is not supported (only DEFAULT)",
                   static_cast<int>(params->weights_format));
   TF_LITE_ENSURE_OK(context, RequireRank(context, kOp, "weights", weights, 2));
@@ -74,14 +74,14 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
 
   const int units = weights->dims->data[0];
   const int depth = weights->dims->data[1];
-  OCTET_NN_ENSURE(context, units > 0, kOp, "weights must have > 0 rows (units), got %d", units);
-  OCTET_NN_ENSURE(context, depth > 0, kOp, "weights must have > 0 columns (depth), got %d", depth);
+  OCTET_OP_ENSURE(context, units > 0, kOp, "weights must have > 0 rows (units), got %d", units);
+  OCTET_OP_ENSURE(context, depth > 0, kOp, "weights must have > 0 columns (depth), got %d", depth);
   const int64_t input_size = tflite::NumElements(input);
-  OCTET_NN_ENSURE(context, input_size % depth == 0, kOp,
+  OCTET_OP_ENSURE(context, input_size % depth == 0, kOp,
                   "input size %lld is not a multiple of the weights depth %d",
                   static_cast<long long>(input_size), depth);
   const int64_t batches = input_size / depth;
-  OCTET_NN_ENSURE(context, batches <= std::numeric_limits<int>::max(), kOp,
+  OCTET_OP_ENSURE(context, batches <= std::numeric_limits<int>::max(), kOp,
                   "too many input rows (%lld)", static_cast<long long>(batches));
   TF_LITE_ENSURE_OK(context, CheckWeightedOpBias(context, kOp, bias, quantized, units, "units"));
 
@@ -96,8 +96,9 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
                       PrepareQuantizedWeighted(context, node, kOp, g, t, params->activation,
                                                reference_only, nullptr, &data->quant));
   } else {
-    TF_LITE_ENSURE_OK(context, ActivationRange(context, kOp, params->activation,
-                                               &data->params.act_min, &data->params.act_max));
+    TF_LITE_ENSURE_OK(
+        context, ActivationRange<float>(context, kOp, params->activation, &data->params.act_min,
+                                        &data->params.act_max));
   }
   data->batches = static_cast<int>(batches);
   data->depth = depth;
@@ -117,7 +118,7 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
   std::vector<int> out_dims;
   if (params->keep_num_dims) {
     const int rank = input->dims->size;
-    OCTET_NN_ENSURE(context, input->dims->data[rank - 1] == depth, kOp,
+    OCTET_OP_ENSURE(context, input->dims->data[rank - 1] == depth, kOp,
                     "keep_num_dims needs the input's last dimension (%d) to equal depth (%d)",
                     input->dims->data[rank - 1], depth);
     out_dims.assign(input->dims->data, input->dims->data + rank);
@@ -168,14 +169,14 @@ namespace tflite::ops::builtin {
 TfLiteRegistration* Register_FULLY_CONNECTED() {
   namespace op = octet::ops::nn::fully_connected;
   static TfLiteRegistration r =
-      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
   return &r;
 }
 
 TfLiteRegistration* Register_FULLY_CONNECTED_REF() {
   namespace op = octet::ops::nn::fully_connected;
   static TfLiteRegistration r =
-      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::PrepareReference, op::Eval);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareReference, op::Eval);
   return &r;
 }
 

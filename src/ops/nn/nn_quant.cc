@@ -54,7 +54,7 @@ TfLiteStatus CheckWeightedOpBias(TfLiteContext* context, const char* op, const T
   if (bias == nullptr) return kTfLiteOk;
   if (!quantized) TF_LITE_ENSURE_OK(context, RequireFloat(context, op, "bias", bias));
   TF_LITE_ENSURE_OK(context, RequireRank(context, op, "bias", bias, 1));
-  OCTET_NN_ENSURE(context, bias->dims->data[0] == channels, op,
+  OCTET_OP_ENSURE(context, bias->dims->data[0] == channels, op,
                   "bias has %d elements, expected %d (%s)", bias->dims->data[0], channels,
                   channels_name);
   return kTfLiteOk;
@@ -80,11 +80,11 @@ TfLiteStatus PrepareQuantizedWeightedOp(TfLiteContext* context, const char* op,
                                         TfLiteFusedActivation activation, int channel_dim,
                                         int channels, QuantizedWeightsData* data) {
   const TfLiteType in_type = input->type;
-  OCTET_NN_ENSURE(context, output->type == in_type, op,
+  OCTET_OP_ENSURE(context, output->type == in_type, op,
                   "output type %s must match the quantized input type %s",
                   TfLiteTypeGetName(output->type), TfLiteTypeGetName(in_type));
   const TfLiteType want_weights = in_type == kTfLiteUInt8 ? kTfLiteUInt8 : kTfLiteInt8;
-  OCTET_NN_ENSURE(context, weights->type == want_weights, op, "%s input needs %s weights, got %s",
+  OCTET_OP_ENSURE(context, weights->type == want_weights, op, "%s input needs %s weights, got %s",
                   TfLiteTypeGetName(in_type), TfLiteTypeGetName(want_weights),
                   TfLiteTypeGetName(weights->type));
   TF_LITE_ENSURE_OK(context, quant::CheckActivation(context, op, "input", input));
@@ -92,14 +92,14 @@ TfLiteStatus PrepareQuantizedWeightedOp(TfLiteContext* context, const char* op,
   TF_LITE_ENSURE_OK(context, quant::CheckWeights(context, op, weights, channel_dim, channels));
   const TfLiteAffineQuantization* wq = quant::AffineOf(weights);
   const int n_scales = wq->scale->size;
-  OCTET_NN_ENSURE(context, in_type != kTfLiteUInt8 || n_scales == 1, op,
+  OCTET_OP_ENSURE(context, in_type != kTfLiteUInt8 || n_scales == 1, op,
                   "uint8 weights '%s' must be quantized per-tensor, have %d scales",
                   weights->name ? weights->name : "", n_scales);
   if (bias != nullptr) {
     const bool ok_type = in_type == kTfLiteInt16
                              ? (bias->type == kTfLiteInt64 || bias->type == kTfLiteInt32)
                              : bias->type == kTfLiteInt32;
-    OCTET_NN_ENSURE(context, ok_type, op, "bias type %s does not fit %s input (needs %s)",
+    OCTET_OP_ENSURE(context, ok_type, op, "bias type %s does not fit %s input (needs %s)",
                     TfLiteTypeGetName(bias->type), TfLiteTypeGetName(in_type),
                     in_type == kTfLiteInt16 ? "INT64 or INT32" : "INT32");
     TF_LITE_ENSURE_OK(context, quant::CheckBias(context, op, bias, input, weights));
@@ -120,7 +120,7 @@ TfLiteStatus PrepareQuantizedWeightedOp(TfLiteContext* context, const char* op,
     const double real = input_scale * weight_scale / output_scale;
     quant::QuantizeMultiplier(real, &data->multipliers[c], &data->shifts[c]);
     // The 64-bit variant of the int16 kernels allows shifts in [-31, 7] only.
-    OCTET_NN_ENSURE(context, in_type != kTfLiteInt16 || data->shifts[c] < 8, op,
+    OCTET_OP_ENSURE(context, in_type != kTfLiteInt16 || data->shifts[c] < 8, op,
                     "effective scale %g of channel %d is too large for int16 requantization", real,
                     c);
   }

@@ -27,11 +27,6 @@ struct QuantizedWeightsData {
   std::vector<int> shifts;
 };
 
-// True when `input` selects a quantized (integer) kernel: int8, uint8 or int16.
-inline bool IsQuantizedType(TfLiteType t) {
-  return t == kTfLiteInt8 || t == kTfLiteUInt8 || t == kTfLiteInt16;
-}
-
 // The tensors of a weighted op (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED): input 0,
 // weights 1, optional bias 2, output 0, and the kernel family their types select.
 struct WeightedOpTensors {

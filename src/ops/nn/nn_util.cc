@@ -7,39 +7,9 @@
 
 namespace octet::ops::nn {
 
-TfLiteStatus CheckArity(TfLiteContext* context, const TfLiteNode* node, const char* op,
-                        int min_inputs, int max_inputs, int outputs) {
-  const int n_in = tflite::NumInputs(node);
-  const int n_out = tflite::NumOutputs(node);
-  if (min_inputs == max_inputs) {
-    OCTET_NN_ENSURE(context, n_in == min_inputs, op, "expected %d inputs, got %d", min_inputs,
-                    n_in);
-  } else {
-    OCTET_NN_ENSURE(context, n_in >= min_inputs && n_in <= max_inputs, op,
-                    "expected %d to %d inputs, got %d", min_inputs, max_inputs, n_in);
-  }
-  OCTET_NN_ENSURE(context, n_out == outputs, op, "expected %d output%s, got %d", outputs,
-                  outputs == 1 ? "" : "s", n_out);
-  return kTfLiteOk;
-}
-
-TfLiteStatus RequireInput(TfLiteContext* context, const TfLiteNode* node, const char* op, int index,
-                          const TfLiteTensor** tensor) {
-  *tensor = tflite::GetInput(context, node, index);
-  OCTET_NN_ENSURE(context, *tensor != nullptr, op, "input %d is missing", index);
-  return kTfLiteOk;
-}
-
-TfLiteStatus RequireOutput(TfLiteContext* context, const TfLiteNode* node, const char* op,
-                           int index, TfLiteTensor** tensor) {
-  *tensor = tflite::GetOutput(context, node, index);
-  OCTET_NN_ENSURE(context, *tensor != nullptr, op, "output %d is missing", index);
-  return kTfLiteOk;
-}
-
 TfLiteStatus RequireFloat(TfLiteContext* context, const char* op, const char* what,
                           const TfLiteTensor* t) {
-  OCTET_NN_ENSURE(context, t->type == kTfLiteFloat32, op,
+  OCTET_OP_ENSURE(context, t->type == kTfLiteFloat32, op,
                   "%s type %s is not supported (only FLOAT32)", what, TfLiteTypeGetName(t->type));
   return kTfLiteOk;
 }
@@ -47,10 +17,10 @@ TfLiteStatus RequireFloat(TfLiteContext* context, const char* op, const char* wh
 TfLiteStatus RequireValidDims(TfLiteContext* context, const char* op, const char* what,
                               const TfLiteTensor* t, int min_rank) {
   const int rank = tflite::NumDimensions(t);
-  OCTET_NN_ENSURE(context, rank >= min_rank, op, "%s must have at least %d dimensions, got %d",
+  OCTET_OP_ENSURE(context, rank >= min_rank, op, "%s must have at least %d dimensions, got %d",
                   what, min_rank, rank);
   for (int i = 0; i < rank; ++i) {
-    OCTET_NN_ENSURE(context, t->dims->data[i] >= 0, op, "%s dimension %d is negative (%d)", what, i,
+    OCTET_OP_ENSURE(context, t->dims->data[i] >= 0, op, "%s dimension %d is negative (%d)", what, i,
                     t->dims->data[i]);
   }
   return kTfLiteOk;
@@ -59,45 +29,19 @@ TfLiteStatus RequireValidDims(TfLiteContext* context, const char* op, const char
 TfLiteStatus RequireRank(TfLiteContext* context, const char* op, const char* what,
                          const TfLiteTensor* t, int rank) {
   const int actual = tflite::NumDimensions(t);
-  OCTET_NN_ENSURE(context, actual == rank, op, "%s must have %d dimensions, got %d", what, rank,
+  OCTET_OP_ENSURE(context, actual == rank, op, "%s must have %d dimensions, got %d", what, rank,
                   actual);
   return RequireValidDims(context, op, what, t, rank);
-}
-
-TfLiteStatus ActivationRange(TfLiteContext* context, const char* op, TfLiteFusedActivation act,
-                             float* act_min, float* act_max) {
-  switch (act) {
-    case kTfLiteActNone:
-      *act_min = std::numeric_limits<float>::lowest();
-      *act_max = std::numeric_limits<float>::max();
-      return kTfLiteOk;
-    case kTfLiteActRelu:
-      *act_min = 0.f;
-      *act_max = std::numeric_limits<float>::max();
-      return kTfLiteOk;
-    case kTfLiteActReluN1To1:
-      *act_min = -1.f;
-      *act_max = 1.f;
-      return kTfLiteOk;
-    case kTfLiteActRelu6:
-      *act_min = 0.f;
-      *act_max = 6.f;
-      return kTfLiteOk;
-    default:
-      TF_LITE_KERNEL_LOG(context, "%s: fused activation %d is not supported", op,
-                         static_cast<int>(act));
-      return kTfLiteError;
-  }
 }
 
 TfLiteStatus ComputeAxisWindow(TfLiteContext* context, const char* op, const char* axis,
                                TfLitePadding padding, int in_size, int filter_size, int stride,
                                int dilation, AxisWindow* window) {
-  OCTET_NN_ENSURE(context, stride > 0, op, "stride_%s must be > 0, got %d", axis, stride);
-  OCTET_NN_ENSURE(context, dilation > 0, op, "dilation_%s_factor must be > 0, got %d", axis,
+  OCTET_OP_ENSURE(context, stride > 0, op, "stride_%s must be > 0, got %d", axis, stride);
+  OCTET_OP_ENSURE(context, dilation > 0, op, "dilation_%s_factor must be > 0, got %d", axis,
                   dilation);
-  OCTET_NN_ENSURE(context, filter_size > 0, op, "filter %s must be > 0, got %d", axis, filter_size);
-  OCTET_NN_ENSURE(context, in_size > 0, op, "input %s must be > 0, got %d", axis, in_size);
+  OCTET_OP_ENSURE(context, filter_size > 0, op, "filter %s must be > 0, got %d", axis, filter_size);
+  OCTET_OP_ENSURE(context, in_size > 0, op, "input %s must be > 0, got %d", axis, in_size);
   const int64_t effective = int64_t{filter_size - 1} * dilation + 1;
   int64_t out = 0;
   if (padding == kTfLitePaddingSame) {
@@ -109,30 +53,18 @@ TfLiteStatus ComputeAxisWindow(TfLiteContext* context, const char* op, const cha
                        static_cast<int>(padding));
     return kTfLiteError;
   }
-  OCTET_NN_ENSURE(context, out > 0, op,
+  OCTET_OP_ENSURE(context, out > 0, op,
                   "output %s must be > 0 (input %d, effective filter %lld, stride %d)", axis,
                   in_size, static_cast<long long>(effective), stride);
   // Keeps every window coordinate the kernels compute within int range.
   const int64_t span = (out - 1) * stride + effective;
-  OCTET_NN_ENSURE(context, span <= std::numeric_limits<int>::max(), op,
+  OCTET_OP_ENSURE(context, span <= std::numeric_limits<int>::max(), op,
                   "window along %s is too large", axis);
   const int64_t total = std::max<int64_t>(0, span - in_size);
   window->out_size = static_cast<int>(out);
   window->pad = static_cast<int>(total / 2);
   window->pad_offset = static_cast<int>(total % 2);
   return kTfLiteOk;
-}
-
-TfLiteStatus RequireData(TfLiteContext* context, const char* op, const char* what,
-                         const TfLiteTensor* t) {
-  OCTET_NN_ENSURE(context, t->data.raw != nullptr || tflite::NumElements(t) == 0, op,
-                  "%s has no data", what);
-  return kTfLiteOk;
-}
-
-TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteTensor* output,
-                          const std::vector<int>& dims) {
-  return context->ResizeTensor(context, output, tflite::CreateIntArray(dims));
 }
 
 TfLiteStatus ReadHybridWeightScales(TfLiteContext* context, const char* op,
@@ -142,15 +74,15 @@ TfLiteStatus ReadHybridWeightScales(TfLiteContext* context, const char* op,
   const auto* q = weights->quantization.type == kTfLiteAffineQuantization
                       ? static_cast<const TfLiteAffineQuantization*>(weights->quantization.params)
                       : nullptr;
-  OCTET_NN_ENSURE(context, q != nullptr && q->scale != nullptr && q->scale->size > 0, op,
+  OCTET_OP_ENSURE(context, q != nullptr && q->scale != nullptr && q->scale->size > 0, op,
                   "INT8 weights of a hybrid op need quantization scales");
   const int n = q->scale->size;
-  OCTET_NN_ENSURE(context, n == 1 || (n == channels && q->quantized_dimension == channel_dim), op,
+  OCTET_OP_ENSURE(context, n == 1 || (n == channels && q->quantized_dimension == channel_dim), op,
                   "INT8 weights have %d scales; expected 1 or %d along dimension %d", n, channels,
                   channel_dim);
   if (q->zero_point != nullptr) {
     for (int i = 0; i < q->zero_point->size; ++i) {
-      OCTET_NN_ENSURE(context, q->zero_point->data[i] == 0, op,
+      OCTET_OP_ENSURE(context, q->zero_point->data[i] == 0, op,
                       "INT8 weights of a hybrid op must be symmetric (zero point %d)",
                       q->zero_point->data[i]);
     }
@@ -162,11 +94,6 @@ TfLiteStatus ReadHybridWeightScales(TfLiteContext* context, const char* op,
       break;
     }
   }
-  return kTfLiteOk;
-}
-
-TfLiteStatus RequireParams(TfLiteContext* context, const char* op, const void* params) {
-  OCTET_NN_ENSURE(context, params != nullptr, op, "builtin options are missing");
   return kTfLiteOk;
 }
 

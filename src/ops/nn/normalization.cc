@@ -40,7 +40,7 @@ TfLiteStatus PrepareRows(TfLiteContext* context, TfLiteNode* node, const char* o
   TF_LITE_ENSURE_OK(context, RequireInput(context, node, op, kInput, &input));
   TF_LITE_ENSURE_OK(context, RequireOutput(context, node, op, kOutput, &output));
   if (allow_quantized && (input->type == kTfLiteInt8 || input->type == kTfLiteUInt8)) {
-    OCTET_NN_ENSURE(context, output->type == input->type, op,
+    OCTET_OP_ENSURE(context, output->type == input->type, op,
                     "output type %s must match the input type %s", TfLiteTypeGetName(output->type),
                     TfLiteTypeGetName(input->type));
     TF_LITE_ENSURE_OK(context, quant::CheckActivation(context, op, "input", input));
@@ -53,7 +53,7 @@ TfLiteStatus PrepareRows(TfLiteContext* context, TfLiteNode* node, const char* o
   }
   TF_LITE_ENSURE_OK(context, RequireValidDims(context, op, "input", input, min_rank));
   const int rank = input->dims->size;
-  OCTET_NN_ENSURE(context, rank <= max_rank, op, "input must have at most %d dimensions, got %d",
+  OCTET_OP_ENSURE(context, rank <= max_rank, op, "input must have at most %d dimensions, got %d",
                   max_rank, rank);
   data->depth = input->dims->data[rank - 1];
   data->outer = data->depth == 0 ? 0 : tflite::NumElements(input) / data->depth;
@@ -64,7 +64,7 @@ TfLiteStatus PrepareL2(TfLiteContext* context, TfLiteNode* node) {
   const auto* params = static_cast<const TfLiteL2NormParams*>(node->builtin_data);
   // Options are optional here: only a fused activation could be set, and it must be none.
   if (params != nullptr) {
-    OCTET_NN_ENSURE(context, params->activation == kTfLiteActNone, kL2Op,
+    OCTET_OP_ENSURE(context, params->activation == kTfLiteActNone, kL2Op,
                     "fused activation %d is not supported (only NONE)",
                     static_cast<int>(params->activation));
   }
@@ -76,7 +76,7 @@ TfLiteStatus PrepareLrn(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   const auto* params = static_cast<const TfLiteLocalResponseNormParams*>(node->builtin_data);
   TF_LITE_ENSURE_OK(context, RequireParams(context, kLrnOp, params));
-  OCTET_NN_ENSURE(context, params->radius >= 0, kLrnOp, "radius must be >= 0, got %d",
+  OCTET_OP_ENSURE(context, params->radius >= 0, kLrnOp, "radius must be >= 0, got %d",
                   params->radius);
   data->lrn.radius = params->radius;
   data->lrn.bias = params->bias;
@@ -116,14 +116,14 @@ namespace tflite::ops::builtin {
 TfLiteRegistration* Register_L2_NORMALIZATION() {
   namespace op = octet::ops::nn::normalization;
   static TfLiteRegistration r =
-      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::PrepareL2, op::Eval<false>);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareL2, op::Eval<false>);
   return &r;
 }
 
 TfLiteRegistration* Register_LOCAL_RESPONSE_NORMALIZATION() {
   namespace op = octet::ops::nn::normalization;
   static TfLiteRegistration r =
-      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::PrepareLrn, op::Eval<true>);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareLrn, op::Eval<true>);
   return &r;
 }
 

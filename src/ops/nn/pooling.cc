@@ -66,7 +66,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, RequireOutput(context, node, kOp, kOutput, &output));
   const bool quantized = kKind != PoolKind::kL2 && IsQuantizedType(input->type);
   if (quantized) {
-    OCTET_NN_ENSURE(context, output->type == input->type, kOp,
+    OCTET_OP_ENSURE(context, output->type == input->type, kOp,
                     "output type %s must match input type %s", TfLiteTypeGetName(output->type),
                     TfLiteTypeGetName(input->type));
     TF_LITE_ENSURE_OK(context, quant::CheckActivation(context, kOp, "input", input));
@@ -94,8 +94,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                       tflite::CalculateActivationRangeQuantized(context, params->activation, output,
                                                                 &data->act_min, &data->act_max));
   } else {
-    TF_LITE_ENSURE_OK(context,
-                      ActivationRange(context, kOp, params->activation, &p.act_min, &p.act_max));
+    TF_LITE_ENSURE_OK(
+        context, ActivationRange<float>(context, kOp, params->activation, &p.act_min, &p.act_max));
   }
   p.stride_height = params->stride_height;
   p.stride_width = params->stride_width;
@@ -137,10 +137,10 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
         ok = RunQuantized<int16_t>(kKind, data, input, output);
         break;
     }
-    OCTET_NN_ENSURE(context, ok, kOp, "a pooling window has no cell inside the input");
+    OCTET_OP_ENSURE(context, ok, kOp, "a pooling window has no cell inside the input");
     return kTfLiteOk;
   }
-  OCTET_NN_ENSURE(context,
+  OCTET_OP_ENSURE(context,
                   data->kernel(kKind, data->params, Shape::Of(input), input->data.f,
                                Shape::Of(output), output->data.f),
                   kOp, "a pooling window has no cell inside the input");

@@ -47,7 +47,7 @@ TfLiteStatus ResizeToSize(TfLiteContext* context, const char* op, const TfLiteTe
   TF_LITE_ENSURE_OK(context, RequireData(context, op, "size", size));
   const int height = size->data.i32[0];
   const int width = size->data.i32[1];
-  OCTET_NN_ENSURE(context, height > 0 && width > 0, op,
+  OCTET_OP_ENSURE(context, height > 0 && width > 0, op,
                   "output size must be > 0, got height %d width %d", height, width);
   return ResizeOutput(context, output, {input->dims->data[0], height, width, input->dims->data[3]});
 }
@@ -65,7 +65,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, RequireOutput(context, node, kOp, kOutput, &output));
   data->quantized = IsQuantizedType(input->type);
   if (data->quantized) {
-    OCTET_NN_ENSURE(context, output->type == input->type, kOp,
+    OCTET_OP_ENSURE(context, output->type == input->type, kOp,
                     "output type %s must match input type %s", TfLiteTypeGetName(output->type),
                     TfLiteTypeGetName(input->type));
     TF_LITE_ENSURE_OK(context, quant::CheckActivation(context, kOp, "input", input));
@@ -77,12 +77,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "output", output));
   }
   TF_LITE_ENSURE_OK(context, RequireRank(context, kOp, "input", input, 4));
-  OCTET_NN_ENSURE(context, input->dims->data[1] > 0 && input->dims->data[2] > 0, kOp,
+  OCTET_OP_ENSURE(context, input->dims->data[1] > 0 && input->dims->data[2] > 0, kOp,
                   "input height and width must be > 0, got %d and %d", input->dims->data[1],
                   input->dims->data[2]);
-  OCTET_NN_ENSURE(context, size->type == kTfLiteInt32, kOp, "size type %s is not INT32",
+  OCTET_OP_ENSURE(context, size->type == kTfLiteInt32, kOp, "size type %s is not INT32",
                   TfLiteTypeGetName(size->type));
-  OCTET_NN_ENSURE(context, tflite::NumDimensions(size) == 1 && size->dims->data[0] == 2, kOp,
+  OCTET_OP_ENSURE(context, tflite::NumDimensions(size) == 1 && size->dims->data[0] == 2, kOp,
                   "size must be a 1-D tensor of 2 elements (height, width)");
 
   // Both option structs have the same two flags; absent options mean both false.
@@ -94,7 +94,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
       align_corners = params->align_corners;
       half_pixel_centers = params->half_pixel_centers;
     }
-    OCTET_NN_ENSURE(context, !(align_corners && half_pixel_centers), kOp,
+    OCTET_OP_ENSURE(context, !(align_corners && half_pixel_centers), kOp,
                     "align_corners and half_pixel_centers cannot both be true");
     data->kernel = &reference::ResizeBilinear;
   } else {

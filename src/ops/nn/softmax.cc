@@ -68,7 +68,7 @@ TfLiteStatus CheckInt16ProbabilityOutput(TfLiteContext* context, const char* op,
                                          const TfLiteTensor* output) {
   TF_LITE_ENSURE_OK(context, quant::CheckAffineParams(context, op, "output", output));
   const float want = 1.f / 65536;
-  OCTET_NN_ENSURE(context,
+  OCTET_OP_ENSURE(context,
                   quant::AffineOf(output)->scale->size == 1 &&
                       std::fabs(output->params.scale - want) <= want * 1e-3f &&
                       output->params.zero_point == -32768,
@@ -86,7 +86,7 @@ TfLiteStatus PrepareQuantizedSoftmax(TfLiteContext* context, TfLiteNode* node, O
   TfLiteTensor* output = tflite::GetOutput(context, node, kOutput);
   const TfLiteType in = input->type;
   const TfLiteType out = output->type;
-  OCTET_NN_ENSURE(context,
+  OCTET_OP_ENSURE(context,
                   (in == kTfLiteInt8 && (out == kTfLiteInt8 || out == kTfLiteInt16)) ||
                       (in == kTfLiteUInt8 && out == kTfLiteUInt8) ||
                       (in == kTfLiteInt16 && out == kTfLiteInt16),
@@ -101,7 +101,7 @@ TfLiteStatus PrepareQuantizedSoftmax(TfLiteContext* context, TfLiteNode* node, O
     const double real = static_cast<double>(input->params.scale) * static_cast<double>(data->beta) /
                         (10.0 / 65535.0);
     quant::QuantizeMultiplier(real, &data->int16->input_multiplier, &data->int16->input_left_shift);
-    OCTET_NN_ENSURE(context, data->int16->input_left_shift <= 30, kOp,
+    OCTET_OP_ENSURE(context, data->int16->input_left_shift <= 30, kOp,
                     "input scale %g times beta %g is too large for the int16 kernel",
                     input->params.scale, data->beta);
     reference::PopulateInt16SoftmaxLuts(data->int16.get());
@@ -151,9 +151,9 @@ TfLiteStatus PrepareQuantizedLogSoftmax(TfLiteContext* context, TfLiteNode* node
   const TfLiteTensor* input = tflite::GetInput(context, node, kInput);
   TfLiteTensor* output = tflite::GetOutput(context, node, kOutput);
   const TfLiteType in = input->type;
-  OCTET_NN_ENSURE(context, in == kTfLiteInt8 || in == kTfLiteUInt8, kOp,
+  OCTET_OP_ENSURE(context, in == kTfLiteInt8 || in == kTfLiteUInt8, kOp,
                   "input type %s is not supported (FLOAT32, INT8, UINT8)", TfLiteTypeGetName(in));
-  OCTET_NN_ENSURE(context, output->type == in, kOp, "output type %s must match the input type %s",
+  OCTET_OP_ENSURE(context, output->type == in, kOp, "output type %s must match the input type %s",
                   TfLiteTypeGetName(output->type), TfLiteTypeGetName(in));
   TF_LITE_ENSURE_OK(context, quant::CheckActivation(context, kOp, "input", input));
   TF_LITE_ENSURE_OK(context, quant::CheckFixedOutputParams(context, kOp, output, 16.f / 256,
@@ -165,14 +165,14 @@ TfLiteStatus PrepareQuantizedLogSoftmax(TfLiteContext* context, TfLiteNode* node
                                        static_cast<double>((1ll << 31) - 1));
   int left_shift = 0;
   quant::QuantizeMultiplierGreaterThanOne(real, &p.input_multiplier, &left_shift);
-  OCTET_NN_ENSURE(context, left_shift >= 1 && left_shift <= 30, kOp,
+  OCTET_OP_ENSURE(context, left_shift >= 1 && left_shift <= 30, kOp,
                   "input scale %g is out of the supported range", input->params.scale);
   p.input_left_shift = left_shift;
   const double reverse = std::ldexp(1.0, 31 - left_shift) / static_cast<double>(p.input_multiplier);
   int reverse_left_shift = 0;
   quant::QuantizeMultiplierSmallerThanOneExp(reverse, &p.reverse_scaling_divisor,
                                              &reverse_left_shift);
-  OCTET_NN_ENSURE(context, reverse_left_shift <= 0 && reverse_left_shift >= -31, kOp,
+  OCTET_OP_ENSURE(context, reverse_left_shift <= 0 && reverse_left_shift >= -31, kOp,
                   "input scale %g is out of the supported range", input->params.scale);
   p.reverse_scaling_right_shift = -reverse_left_shift;
   p.diff_min = -quant::fixed_point::CalculateInputRadius(kScaledDiffIntegerBits, left_shift);
@@ -237,14 +237,14 @@ namespace tflite::ops::builtin {
 TfLiteRegistration* Register_SOFTMAX() {
   namespace op = octet::ops::nn::softmax;
   static TfLiteRegistration r =
-      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::PrepareSoftmax, op::Eval<false>);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareSoftmax, op::Eval<false>);
   return &r;
 }
 
 TfLiteRegistration* Register_LOG_SOFTMAX() {
   namespace op = octet::ops::nn::softmax;
   static TfLiteRegistration r =
-      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::PrepareLogSoftmax, op::Eval<true>);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareLogSoftmax, op::Eval<true>);
   return &r;
 }
 

@@ -52,16 +52,16 @@ TfLiteStatus ApplyOutputShape(TfLiteContext* context, OpData* data, const TfLite
                               TfLiteTensor* output) {
   TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "output_shape", shape));
   const int32_t* s = shape->data.i32;
-  OCTET_NN_ENSURE(context, s[0] == input->dims->data[0], kOp,
+  OCTET_OP_ENSURE(context, s[0] == input->dims->data[0], kOp,
                   "output batch (%d) must equal input batch (%d)", s[0], input->dims->data[0]);
-  OCTET_NN_ENSURE(context, s[3] == weights->dims->data[0], kOp,
+  OCTET_OP_ENSURE(context, s[3] == weights->dims->data[0], kOp,
                   "output channels (%d) must equal the weights' output channels (%d)", s[3],
                   weights->dims->data[0]);
-  OCTET_NN_ENSURE(context, s[1] > 0 && s[2] > 0, kOp,
+  OCTET_OP_ENSURE(context, s[1] > 0 && s[2] > 0, kOp,
                   "output height and width must be > 0, got %d and %d", s[1], s[2]);
   const int64_t reach_h = int64_t{s[1]} + weights->dims->data[1];
   const int64_t reach_w = int64_t{s[2]} + weights->dims->data[2];
-  OCTET_NN_ENSURE(
+  OCTET_OP_ENSURE(
       context,
       reach_h <= std::numeric_limits<int>::max() && reach_w <= std::numeric_limits<int>::max(), kOp,
       "output shape is too large");
@@ -87,39 +87,39 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, RequireOutput(context, node, kOp, kOutput, &output));
   const TfLiteTensor* bias = tflite::GetOptionalInputTensor(context, node, kBias);
 
-  OCTET_NN_ENSURE(context, shape->type == kTfLiteInt32, kOp, "output_shape type %s is not INT32",
+  OCTET_OP_ENSURE(context, shape->type == kTfLiteInt32, kOp, "output_shape type %s is not INT32",
                   TfLiteTypeGetName(shape->type));
-  OCTET_NN_ENSURE(context, tflite::NumDimensions(shape) == 1 && shape->dims->data[0] == 4, kOp,
+  OCTET_OP_ENSURE(context, tflite::NumDimensions(shape) == 1 && shape->dims->data[0] == 4, kOp,
                   "output_shape must be a 1-D tensor of 4 elements");
   TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "input", input));
-  OCTET_NN_ENSURE(context, weights->type != kTfLiteInt8, kOp,
+  OCTET_OP_ENSURE(context, weights->type != kTfLiteInt8, kOp,
                   "hybrid INT8 weights with FLOAT32 input are not supported yet");
   TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "weights", weights));
   TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "output", output));
   TF_LITE_ENSURE_OK(context, RequireRank(context, kOp, "input", input, 4));
   TF_LITE_ENSURE_OK(context, RequireRank(context, kOp, "weights", weights, 4));
   const int out_ch = weights->dims->data[0];
-  OCTET_NN_ENSURE(context, weights->dims->data[3] == input->dims->data[3], kOp,
+  OCTET_OP_ENSURE(context, weights->dims->data[3] == input->dims->data[3], kOp,
                   "weights input channels (%d) must equal input channels (%d)",
                   weights->dims->data[3], input->dims->data[3]);
-  OCTET_NN_ENSURE(context, out_ch > 0 && weights->dims->data[1] > 0 && weights->dims->data[2] > 0,
+  OCTET_OP_ENSURE(context, out_ch > 0 && weights->dims->data[1] > 0 && weights->dims->data[2] > 0,
                   kOp, "weights dimensions must be > 0");
   if (bias != nullptr) {
     TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "bias", bias));
     TF_LITE_ENSURE_OK(context, RequireRank(context, kOp, "bias", bias, 1));
-    OCTET_NN_ENSURE(context, bias->dims->data[0] == out_ch, kOp,
+    OCTET_OP_ENSURE(context, bias->dims->data[0] == out_ch, kOp,
                     "bias has %d elements, expected %d (output channels)", bias->dims->data[0],
                     out_ch);
   }
-  OCTET_NN_ENSURE(context, params->stride_height > 0, kOp, "stride_height must be > 0, got %d",
+  OCTET_OP_ENSURE(context, params->stride_height > 0, kOp, "stride_height must be > 0, got %d",
                   params->stride_height);
-  OCTET_NN_ENSURE(context, params->stride_width > 0, kOp, "stride_width must be > 0, got %d",
+  OCTET_OP_ENSURE(context, params->stride_width > 0, kOp, "stride_width must be > 0, got %d",
                   params->stride_width);
-  OCTET_NN_ENSURE(context,
+  OCTET_OP_ENSURE(context,
                   params->padding == kTfLitePaddingSame || params->padding == kTfLitePaddingValid,
                   kOp, "padding %d is not SAME or VALID", static_cast<int>(params->padding));
   // Scatter origins (input index * stride) must stay within int.
-  OCTET_NN_ENSURE(context,
+  OCTET_OP_ENSURE(context,
                   int64_t{input->dims->data[1]} * params->stride_height <=
                           std::numeric_limits<int>::max() / 2 &&
                       int64_t{input->dims->data[2]} * params->stride_width <=
@@ -127,8 +127,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                   kOp, "input size times stride is too large");
 
   reference::TransposeConvParams& p = data->params;
-  TF_LITE_ENSURE_OK(context,
-                    ActivationRange(context, kOp, params->activation, &p.act_min, &p.act_max));
+  TF_LITE_ENSURE_OK(
+      context, ActivationRange<float>(context, kOp, params->activation, &p.act_min, &p.act_max));
   p.stride_height = params->stride_height;
   p.stride_width = params->stride_width;
   data->padding = params->padding;
@@ -168,7 +168,7 @@ namespace tflite::ops::builtin {
 TfLiteRegistration* Register_TRANSPOSE_CONV() {
   namespace op = octet::ops::nn::transpose_conv;
   static TfLiteRegistration r =
-      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
   return &r;
 }
 

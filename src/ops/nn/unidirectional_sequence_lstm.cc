@@ -111,7 +111,7 @@ std::string DimsString(const TfLiteTensor* t) {
 TfLiteStatus CheckTensor(TfLiteContext* context, const TfLiteTensor* t, int index,
                          const std::vector<int>& dims) {
   const char* name = kNames[index];
-  OCTET_NN_ENSURE(context, t->type != kTfLiteInt8 && t->type != kTfLiteUInt8, kOp,
+  OCTET_OP_ENSURE(context, t->type != kTfLiteInt8 && t->type != kTfLiteUInt8, kOp,
                   "%s is %s: hybrid/quantized LSTM is not supported yet", name,
                   TfLiteTypeGetName(t->type));
   TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, name, t));
@@ -131,7 +131,7 @@ TfLiteStatus CheckTensor(TfLiteContext* context, const TfLiteTensor* t, int inde
 TfLiteStatus Required(TfLiteContext* context, const TfLiteNode* node, int index,
                       const TfLiteTensor** t) {
   *t = Optional(context, node, index);
-  OCTET_NN_ENSURE(context, *t != nullptr, kOp, "%s (input %d) is required", kNames[index], index);
+  OCTET_OP_ENSURE(context, *t != nullptr, kOp, "%s (input %d) is required", kNames[index], index);
   return kTfLiteOk;
 }
 
@@ -168,20 +168,20 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
       static_cast<const TfLiteUnidirectionalSequenceLSTMParams*>(node->builtin_data);
   TF_LITE_ENSURE_OK(context, RequireParams(context, kOp, params));
   const int n_inputs = tflite::NumInputs(node);
-  OCTET_NN_ENSURE(context, n_inputs == 20 || n_inputs == 24, kOp,
+  OCTET_OP_ENSURE(context, n_inputs == 20 || n_inputs == 24, kOp,
                   "expected 20 or 24 inputs, got %d", n_inputs);
   const TfLiteTensor* input0 = Optional(context, node, kInput);
   if (input0 && (input0->type == kTfLiteInt8 || input0->type == kTfLiteInt16)) {
     return nn_integer::LstmIntegerPrepare(context, node, &data->integer);
   }
   data->integer.reset();
-  OCTET_NN_ENSURE(context, tflite::NumOutputs(node) == 1, kOp, "expected 1 output, got %d",
+  OCTET_OP_ENSURE(context, tflite::NumOutputs(node) == 1, kOp, "expected 1 output, got %d",
                   tflite::NumOutputs(node));
-  OCTET_NN_ENSURE(context, params->cell_clip >= 0.f, kOp, "cell_clip must be >= 0, got %g",
+  OCTET_OP_ENSURE(context, params->cell_clip >= 0.f, kOp, "cell_clip must be >= 0, got %g",
                   static_cast<double>(params->cell_clip));
-  OCTET_NN_ENSURE(context, params->proj_clip >= 0.f, kOp, "proj_clip must be >= 0, got %g",
+  OCTET_OP_ENSURE(context, params->proj_clip >= 0.f, kOp, "proj_clip must be >= 0, got %g",
                   static_cast<double>(params->proj_clip));
-  OCTET_NN_ENSURE(context, !params->diagonal_recurrent_tensors, kOp,
+  OCTET_OP_ENSURE(context, !params->diagonal_recurrent_tensors, kOp,
                   "diagonal recurrent weights are not supported");
   reference::LstmParams& p = data->params;
   TF_LITE_ENSURE_OK(context, ToActivation(context, params->activation, &p.activation));
@@ -202,14 +202,14 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   // Sizes come from the output-gate weights; every other tensor is checked against them.
   const TfLiteTensor* t;
   TF_LITE_ENSURE_OK(context, Required(context, node, kInputToOutputWeights, &t));
-  OCTET_NN_ENSURE(context, tflite::NumDimensions(t) == 2, kOp,
+  OCTET_OP_ENSURE(context, tflite::NumDimensions(t) == 2, kOp,
                   "input_to_output_weights must be 2-D, got %s", DimsString(t).c_str());
   const int n_cell = t->dims->data[0];
   TF_LITE_ENSURE_OK(context, Required(context, node, kRecurrentToOutputWeights, &t));
-  OCTET_NN_ENSURE(context, tflite::NumDimensions(t) == 2, kOp,
+  OCTET_OP_ENSURE(context, tflite::NumDimensions(t) == 2, kOp,
                   "recurrent_to_output_weights must be 2-D, got %s", DimsString(t).c_str());
   const int n_output = t->dims->data[1];
-  OCTET_NN_ENSURE(context, n_cell > 0 && n_output > 0, kOp,
+  OCTET_OP_ENSURE(context, n_cell > 0 && n_output > 0, kOp,
                   "cell and output sizes must be > 0, got %d and %d", n_cell, n_output);
 
   for (int index : {kInputToForgetWeights, kInputToCellWeights, kInputToOutputWeights}) {
@@ -231,7 +231,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* r2i = Optional(context, node, kRecurrentToInputWeights);
   const TfLiteTensor* ib = Optional(context, node, kInputGateBias);
   const bool cifg = i2i == nullptr;
-  OCTET_NN_ENSURE(context, (r2i == nullptr) == cifg && (ib == nullptr) == cifg, kOp,
+  OCTET_OP_ENSURE(context, (r2i == nullptr) == cifg && (ib == nullptr) == cifg, kOp,
                   "input_to_input_weights, recurrent_to_input_weights and input_gate_bias "
                   "must be all present or all absent (CIFG)");
   if (!cifg) {
@@ -246,7 +246,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* c2f = Optional(context, node, kCellToForgetWeights);
   const TfLiteTensor* c2o = Optional(context, node, kCellToOutputWeights);
   const bool peephole = c2f != nullptr;
-  OCTET_NN_ENSURE(context, (c2o != nullptr) == peephole && (c2i != nullptr) == (peephole && !cifg),
+  OCTET_OP_ENSURE(context, (c2o != nullptr) == peephole && (c2i != nullptr) == (peephole && !cifg),
                   kOp, "peephole weights (cell_to_*_weights) must be all present or all absent");
   for (int index : {kCellToInputWeights, kCellToForgetWeights, kCellToOutputWeights}) {
     const TfLiteTensor* w = Optional(context, node, index);
@@ -255,13 +255,13 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 
   const TfLiteTensor* proj_w = Optional(context, node, kProjectionWeights);
   const TfLiteTensor* proj_b = Optional(context, node, kProjectionBias);
-  OCTET_NN_ENSURE(context, proj_w != nullptr || proj_b == nullptr, kOp,
+  OCTET_OP_ENSURE(context, proj_w != nullptr || proj_b == nullptr, kOp,
                   "projection_bias needs projection_weights");
   if (proj_w) {
     TF_LITE_ENSURE_OK(context,
                       CheckTensor(context, proj_w, kProjectionWeights, {n_output, n_cell}));
   } else {
-    OCTET_NN_ENSURE(context, n_output == n_cell, kOp,
+    OCTET_OP_ENSURE(context, n_output == n_cell, kOp,
                     "without projection the output size (%d) must equal the cell size (%d)",
                     n_output, n_cell);
   }
@@ -275,7 +275,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* ln_c = Optional(context, node, kCellLayerNorm);
   const TfLiteTensor* ln_o = Optional(context, node, kOutputLayerNorm);
   const bool layer_norm = ln_f != nullptr;
-  OCTET_NN_ENSURE(context,
+  OCTET_OP_ENSURE(context,
                   (ln_c != nullptr) == layer_norm && (ln_o != nullptr) == layer_norm &&
                       (ln_i != nullptr) == (layer_norm && !cifg),
                   kOp, "layer norm coefficients must be all present or all absent");
@@ -291,16 +291,16 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* cell_state;
   TF_LITE_ENSURE_OK(context, Required(context, node, kOutputState, &output_state));
   TF_LITE_ENSURE_OK(context, Required(context, node, kCellState, &cell_state));
-  OCTET_NN_ENSURE(context, output_state->is_variable, kOp,
+  OCTET_OP_ENSURE(context, output_state->is_variable, kOp,
                   "output_state (input 18) must be a variable tensor");
-  OCTET_NN_ENSURE(context, cell_state->is_variable, kOp,
+  OCTET_OP_ENSURE(context, cell_state->is_variable, kOp,
                   "cell_state (input 19) must be a variable tensor");
   TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "output_state", output_state));
   TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "cell_state", cell_state));
-  OCTET_NN_ENSURE(context, tflite::NumElements(output_state) == int64_t{n_batch} * n_output, kOp,
+  OCTET_OP_ENSURE(context, tflite::NumElements(output_state) == int64_t{n_batch} * n_output, kOp,
                   "output_state has %lld elements, expected batch %d x output %d",
                   static_cast<long long>(tflite::NumElements(output_state)), n_batch, n_output);
-  OCTET_NN_ENSURE(context, tflite::NumElements(cell_state) == int64_t{n_batch} * n_cell, kOp,
+  OCTET_OP_ENSURE(context, tflite::NumElements(cell_state) == int64_t{n_batch} * n_cell, kOp,
                   "cell_state has %lld elements, expected batch %d x cell %d",
                   static_cast<long long>(tflite::NumElements(cell_state)), n_batch, n_cell);
 
@@ -335,7 +335,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TfLiteTensor* output_state = tflite::GetVariableInput(context, node, kOutputState);
   TfLiteTensor* cell_state = tflite::GetVariableInput(context, node, kCellState);
   TfLiteTensor* output = tflite::GetOutput(context, node, kOutput);
-  OCTET_NN_ENSURE(context, output_state != nullptr && cell_state != nullptr, kOp,
+  OCTET_OP_ENSURE(context, output_state != nullptr && cell_state != nullptr, kOp,
                   "state tensors are not variable");
   TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "output_state", output_state));
   TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "cell_state", cell_state));
@@ -368,7 +368,7 @@ namespace tflite::ops::builtin {
 TfLiteRegistration* Register_UNIDIRECTIONAL_SEQUENCE_LSTM() {
   namespace op = octet::ops::nn::lstm;
   static TfLiteRegistration r =
-      octet::ops::nn::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
   return &r;
 }
 

@@ -10,7 +10,7 @@ constexpr char kOp[] = "ARG_MAX";
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const auto* params = static_cast<const TfLiteArgMaxParams*>(node->builtin_data);
-  OCTET_SHAPE_ENSURE(context, params != nullptr, "%s: missing options", kOp);
+  OCTET_ENSURE(context, params != nullptr, "%s: missing options", kOp);
   return ArgPrepare(context, node, kOp, params->output_type);
 }
 
@@ -24,8 +24,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_ARG_MAX() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

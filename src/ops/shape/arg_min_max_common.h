@@ -14,10 +14,10 @@ inline TfLiteStatus ArgAxis(TfLiteContext* context, TfLiteNode* node, const char
   const TfLiteTensor* input = tflite::GetInput(context, node, 0);
   std::vector<int64_t> v;
   TF_LITE_ENSURE_STATUS(ReadIndices(context, op, tflite::GetInput(context, node, 1), "axis", &v));
-  OCTET_SHAPE_ENSURE(context, NormalizeAxis(v[0], tflite::NumDimensions(input), axis),
-                     "%s: axis %lld out of range for rank %d", op, static_cast<long long>(v[0]),
-                     tflite::NumDimensions(input));
-  OCTET_SHAPE_ENSURE(context, input->dims->data[*axis] > 0, "%s: axis %d has size 0", op, *axis);
+  OCTET_ENSURE(context, NormalizeAxis(v[0], tflite::NumDimensions(input), axis),
+               "%s: axis %lld out of range for rank %d", op, static_cast<long long>(v[0]),
+               tflite::NumDimensions(input));
+  OCTET_ENSURE(context, input->dims->data[*axis] > 0, "%s: axis %d has size 0", op, *axis);
   return kTfLiteOk;
 }
 
@@ -26,7 +26,7 @@ inline TfLiteStatus ArgResize(TfLiteContext* context, TfLiteNode* node, const ch
   TF_LITE_ENSURE_STATUS(ArgAxis(context, node, op, &axis));
   std::vector<int> dims = DimsOf(tflite::GetInput(context, node, 0));
   dims.erase(dims.begin() + axis);
-  return Resize(context, tflite::GetOutput(context, node, 0), dims);
+  return ResizeOutput(context, tflite::GetOutput(context, node, 0), dims);
 }
 
 inline TfLiteStatus ArgPrepare(TfLiteContext* context, TfLiteNode* node, const char* op,
@@ -34,19 +34,18 @@ inline TfLiteStatus ArgPrepare(TfLiteContext* context, TfLiteNode* node, const c
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, op, 2, 2, 1));
   const TfLiteTensor *input, *axis;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, op, &input));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 1, op, &axis));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, op, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, op, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, op, 1, &axis));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, op, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, op, input->type));
   TF_LITE_ENSURE_STATUS(CheckIndexType(context, op, axis, "axis"));
-  OCTET_SHAPE_ENSURE(context, tflite::NumElements(axis) == 1,
-                     "%s: axis must hold exactly one value, got %d", op,
-                     static_cast<int>(tflite::NumElements(axis)));
-  OCTET_SHAPE_ENSURE(context, output_type == kTfLiteInt32 || output_type == kTfLiteInt64,
-                     "%s: output_type must be int32 or int64, got %s", op,
-                     TfLiteTypeGetName(output_type));
-  OCTET_SHAPE_ENSURE(context, tflite::NumDimensions(input) >= 1, "%s: input must have rank >= 1",
-                     op);
+  OCTET_ENSURE(context, tflite::NumElements(axis) == 1,
+               "%s: axis must hold exactly one value, got %d", op,
+               static_cast<int>(tflite::NumElements(axis)));
+  OCTET_ENSURE(context, output_type == kTfLiteInt32 || output_type == kTfLiteInt64,
+               "%s: output_type must be int32 or int64, got %s", op,
+               TfLiteTypeGetName(output_type));
+  OCTET_ENSURE(context, tflite::NumDimensions(input) >= 1, "%s: input must have rank >= 1", op);
   output->type = output_type;
   if (!IsConstant(axis)) {
     tflite::SetTensorToDynamic(output);
@@ -91,8 +90,8 @@ TfLiteStatus ArgDispatch(TfLiteContext* context, const char* op, bool is_max,
       ArgTyped(is_max, shape, axis, input->data.b, output);
       break;
     default:
-      OCTET_SHAPE_ENSURE(context, false, "%s: unsupported element type %s", op,
-                         TfLiteTypeGetName(input->type));
+      OCTET_ENSURE(context, false, "%s: unsupported element type %s", op,
+                   TfLiteTypeGetName(input->type));
   }
   return kTfLiteOk;
 }

@@ -18,18 +18,18 @@ TfLiteStatus MakePlan(TfLiteContext* context, TfLiteNode* node, SpaceBatchPlan* 
   int64_t blocks = 1;
   for (size_t i = 0; i < plan->block.size(); ++i) {
     blocks *= plan->block[i];
-    OCTET_SHAPE_ENSURE(context, blocks <= (int64_t{1} << 31) - 1, "%s: block_shape too large", kOp);
+    OCTET_ENSURE(context, blocks <= (int64_t{1} << 31) - 1, "%s: block_shape too large", kOp);
     const int64_t size =
         int64_t{plan->output_dims[i + 1]} * plan->block[i] - plan->before[i] - plan->after[i];
-    OCTET_SHAPE_ENSURE(context, size >= 0 && size <= (int64_t{1} << 31) - 1,
-                       "%s: crops (%d, %d) exceed dim %d of size %lld", kOp, plan->before[i],
-                       plan->after[i], static_cast<int>(i + 1),
-                       static_cast<long long>(int64_t{plan->output_dims[i + 1]} * plan->block[i]));
+    OCTET_ENSURE(context, size >= 0 && size <= (int64_t{1} << 31) - 1,
+                 "%s: crops (%d, %d) exceed dim %d of size %lld", kOp, plan->before[i],
+                 plan->after[i], static_cast<int>(i + 1),
+                 static_cast<long long>(int64_t{plan->output_dims[i + 1]} * plan->block[i]));
     plan->output_dims[i + 1] = static_cast<int>(size);
   }
-  OCTET_SHAPE_ENSURE(context, plan->output_dims[0] % blocks == 0,
-                     "%s: batch %d is not a multiple of prod(block_shape) = %lld", kOp,
-                     plan->output_dims[0], static_cast<long long>(blocks));
+  OCTET_ENSURE(context, plan->output_dims[0] % blocks == 0,
+               "%s: batch %d is not a multiple of prod(block_shape) = %lld", kOp,
+               plan->output_dims[0], static_cast<long long>(blocks));
   plan->output_dims[0] = static_cast<int>(plan->output_dims[0] / blocks);
   return kTfLiteOk;
 }
@@ -57,8 +57,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_BATCH_TO_SPACE_ND() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

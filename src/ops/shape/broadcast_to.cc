@@ -18,19 +18,18 @@ TfLiteStatus OutputDims(TfLiteContext* context, TfLiteNode* node, std::vector<in
   TF_LITE_ENSURE_STATUS(ReadIndices(context, kOp, tflite::GetInput(context, node, 1), "shape", &v));
   const int rank = static_cast<int>(v.size());
   const int in_rank = tflite::NumDimensions(input);
-  OCTET_SHAPE_ENSURE(context, in_rank <= rank, "%s: input rank %d exceeds target rank %d", kOp,
-                     in_rank, rank);
+  OCTET_ENSURE(context, in_rank <= rank, "%s: input rank %d exceeds target rank %d", kOp, in_rank,
+               rank);
   dims->assign(rank, 0);
   for (int d = 0; d < rank; ++d) {
-    OCTET_SHAPE_ENSURE(context, v[d] >= 0 && v[d] <= (int64_t{1} << 31) - 1,
-                       "%s: invalid target dim %lld", kOp, static_cast<long long>(v[d]));
+    OCTET_ENSURE(context, v[d] >= 0 && v[d] <= (int64_t{1} << 31) - 1,
+                 "%s: invalid target dim %lld", kOp, static_cast<long long>(v[d]));
     (*dims)[d] = static_cast<int>(v[d]);
     const int k = d - (rank - in_rank);
     if (k >= 0) {
       const int in = input->dims->data[k];
-      OCTET_SHAPE_ENSURE(context, in == 1 || in == (*dims)[d],
-                         "%s: input dim %d (size %d) cannot broadcast to %d", kOp, k, in,
-                         (*dims)[d]);
+      OCTET_ENSURE(context, in == 1 || in == (*dims)[d],
+                   "%s: input dim %d (size %d) cannot broadcast to %d", kOp, k, in, (*dims)[d]);
     }
   }
   return kTfLiteOk;
@@ -40,16 +39,16 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kOp, 2, 2, 1));
   const TfLiteTensor *input, *shape;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, kOp, &input));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 1, kOp, &shape));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, kOp, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 1, &shape));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kOp, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, kOp, input->type));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, kOp, input, output, "output"));
   TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, kOp, input, output));
   TF_LITE_ENSURE_STATUS(CheckIndexType(context, kOp, shape, "shape"));
-  OCTET_SHAPE_ENSURE(context, tflite::NumDimensions(shape) == 1, "%s: shape must be a vector", kOp);
-  OCTET_SHAPE_ENSURE(context, shape->dims->data[0] <= kMaxRank, "%s: target rank %d exceeds %d",
-                     kOp, shape->dims->data[0], kMaxRank);
+  OCTET_ENSURE(context, tflite::NumDimensions(shape) == 1, "%s: shape must be a vector", kOp);
+  OCTET_ENSURE(context, shape->dims->data[0] <= kMaxRank, "%s: target rank %d exceeds %d", kOp,
+               shape->dims->data[0], kMaxRank);
   return ResizeOrMarkDynamic(context, node, output, IsConstant(shape), OutputDims);
 }
 
@@ -70,8 +69,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_BROADCAST_TO() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

@@ -6,78 +6,17 @@
 #include <vector>
 
 #include "kernels/reference/shape_util.h"
+#include "ops/op_util.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
-
-// Reports `...` (printf-style, one line naming the op) and fails when `cond` is false.
-#define OCTET_SHAPE_ENSURE(context, cond, ...)    \
-  do {                                            \
-    if (!(cond)) {                                \
-      TF_LITE_KERNEL_LOG((context), __VA_ARGS__); \
-      return kTfLiteError;                        \
-    }                                             \
-  } while (0)
 
 namespace octet::ops::shape {
 
 namespace reference = ::octet::reference;
 
-// A registration with the given hooks (everything else zero), as TFLite's Register_X().
-inline TfLiteRegistration MakeRegistration(TfLiteStatus (*prepare)(TfLiteContext*, TfLiteNode*),
-                                           TfLiteStatus (*invoke)(TfLiteContext*, TfLiteNode*),
-                                           void* (*init)(TfLiteContext*, const char*,
-                                                         size_t) = nullptr,
-                                           void (*free)(TfLiteContext*, void*) = nullptr) {
-  TfLiteRegistration r{};
-  r.init = init;
-  r.free = free;
-  r.prepare = prepare;
-  r.invoke = invoke;
-  return r;
-}
-
-// Checks the node's input/output counts against [min_inputs, max_inputs] and outputs.
-inline TfLiteStatus CheckArity(TfLiteContext* context, const TfLiteNode* node, const char* op,
-                               int min_inputs, int max_inputs, int outputs) {
-  const int ni = tflite::NumInputs(node), no = tflite::NumOutputs(node);
-  if (min_inputs == max_inputs) {
-    OCTET_SHAPE_ENSURE(context, ni == min_inputs, "%s: expected %d inputs, got %d", op, min_inputs,
-                       ni);
-  } else {
-    OCTET_SHAPE_ENSURE(context, ni >= min_inputs && ni <= max_inputs,
-                       "%s: expected %d to %d inputs, got %d", op, min_inputs, max_inputs, ni);
-  }
-  OCTET_SHAPE_ENSURE(context, no == outputs, "%s: expected %d outputs, got %d", op, outputs, no);
-  return kTfLiteOk;
-}
-
-// The index-th input, reporting an error when it is absent.
-inline TfLiteStatus Input(TfLiteContext* context, const TfLiteNode* node, int index, const char* op,
-                          const TfLiteTensor** tensor) {
-  *tensor = tflite::GetInput(context, node, index);
-  OCTET_SHAPE_ENSURE(context, *tensor != nullptr && (*tensor)->dims != nullptr,
-                     "%s: input %d is missing", op, index);
-  return kTfLiteOk;
-}
-
-inline TfLiteStatus Output(TfLiteContext* context, const TfLiteNode* node, int index,
-                           const char* op, TfLiteTensor** tensor) {
-  *tensor = tflite::GetOutput(context, node, index);
-  OCTET_SHAPE_ENSURE(context, *tensor != nullptr, "%s: output %d is missing", op, index);
-  return kTfLiteOk;
-}
-
 inline std::vector<int> DimsOf(const TfLiteTensor* t) {
   return std::vector<int>(t->dims->data, t->dims->data + t->dims->size);
-}
-
-// Resizes `tensor` to `dims` (ResizeTensor takes ownership of the array).
-inline TfLiteStatus Resize(TfLiteContext* context, TfLiteTensor* tensor,
-                           const std::vector<int>& dims) {
-  TfLiteIntArray* array = TfLiteIntArrayCreate(static_cast<int>(dims.size()));
-  for (size_t i = 0; i < dims.size(); ++i) array->data[i] = dims[i];
-  return context->ResizeTensor(context, tensor, array);
 }
 
 // Tensors whose value is known at prepare time (so outputs they shape need not be dynamic).
@@ -100,23 +39,23 @@ inline bool IsMovableType(TfLiteType type) {
 }
 
 inline TfLiteStatus CheckMovableType(TfLiteContext* context, const char* op, TfLiteType type) {
-  OCTET_SHAPE_ENSURE(context, IsMovableType(type), "%s: unsupported element type %s", op,
-                     TfLiteTypeGetName(type));
+  OCTET_ENSURE(context, IsMovableType(type), "%s: unsupported element type %s", op,
+               TfLiteTypeGetName(type));
   return kTfLiteOk;
 }
 
 inline TfLiteStatus CheckSameType(TfLiteContext* context, const char* op, const TfLiteTensor* a,
                                   const TfLiteTensor* b, const char* what) {
-  OCTET_SHAPE_ENSURE(context, a->type == b->type, "%s: %s type %s does not match input type %s", op,
-                     what, TfLiteTypeGetName(b->type), TfLiteTypeGetName(a->type));
+  OCTET_ENSURE(context, a->type == b->type, "%s: %s type %s does not match input type %s", op, what,
+               TfLiteTypeGetName(b->type), TfLiteTypeGetName(a->type));
   return kTfLiteOk;
 }
 
 // Ops that only relabel dims (RESHAPE, EXPAND_DIMS, SQUEEZE) take any fixed-size type.
 inline TfLiteStatus CheckFixedSizeType(TfLiteContext* context, const char* op,
                                        const TfLiteTensor* input) {
-  OCTET_SHAPE_ENSURE(context, TfLiteTypeGetSize(input->type) > 0, "%s: unsupported element type %s",
-                     op, TfLiteTypeGetName(input->type));
+  OCTET_ENSURE(context, TfLiteTypeGetSize(input->type) > 0, "%s: unsupported element type %s", op,
+               TfLiteTypeGetName(input->type));
   return kTfLiteOk;
 }
 
@@ -142,7 +81,7 @@ inline TfLiteStatus ResizeOrMarkDynamic(TfLiteContext* context, TfLiteNode* node
   }
   std::vector<int> dims;
   TF_LITE_ENSURE_STATUS(output_dims(context, node, &dims));
-  return Resize(context, output, dims);
+  return ResizeOutput(context, output, dims);
 }
 
 // Invoke: sizes `output` from output_dims when prepare left it dynamic.
@@ -151,25 +90,21 @@ inline TfLiteStatus ResizeDynamicOutput(TfLiteContext* context, TfLiteNode* node
   if (tflite::IsDynamicTensor(output)) {
     std::vector<int> dims;
     TF_LITE_ENSURE_STATUS(output_dims(context, node, &dims));
-    TF_LITE_ENSURE_STATUS(Resize(context, output, dims));
+    TF_LITE_ENSURE_STATUS(ResizeOutput(context, output, dims));
   }
   return kTfLiteOk;
-}
-
-inline bool IsQuantizedType(TfLiteType type) {
-  return type == kTfLiteInt8 || type == kTfLiteUInt8 || type == kTfLiteInt16;
 }
 
 // Raw-copy kernels are only exact when input and output share scale and zero point.
 inline TfLiteStatus CheckSameQuantization(TfLiteContext* context, const char* op,
                                           const TfLiteTensor* input, const TfLiteTensor* output) {
   if (!IsQuantizedType(input->type)) return kTfLiteOk;
-  OCTET_SHAPE_ENSURE(context,
-                     input->params.scale == output->params.scale &&
-                         input->params.zero_point == output->params.zero_point,
-                     "%s: input and output quantization differ (scale %g zp %d vs scale %g zp %d)",
-                     op, input->params.scale, input->params.zero_point, output->params.scale,
-                     output->params.zero_point);
+  OCTET_ENSURE(context,
+               input->params.scale == output->params.scale &&
+                   input->params.zero_point == output->params.zero_point,
+               "%s: input and output quantization differ (scale %g zp %d vs scale %g zp %d)", op,
+               input->params.scale, input->params.zero_point, output->params.scale,
+               output->params.zero_point);
   return kTfLiteOk;
 }
 
@@ -183,16 +118,16 @@ inline TfLiteStatus ReadIndices(TfLiteContext* context, const char* op, const Tf
   } else if (t->type == kTfLiteInt64) {
     for (int64_t i = 0; i < n; ++i) (*values)[i] = t->data.i64[i];
   } else {
-    OCTET_SHAPE_ENSURE(context, false, "%s: %s must be int32 or int64, got %s", op, what,
-                       TfLiteTypeGetName(t->type));
+    OCTET_ENSURE(context, false, "%s: %s must be int32 or int64, got %s", op, what,
+                 TfLiteTypeGetName(t->type));
   }
   return kTfLiteOk;
 }
 
 inline TfLiteStatus CheckIndexType(TfLiteContext* context, const char* op, const TfLiteTensor* t,
                                    const char* what) {
-  OCTET_SHAPE_ENSURE(context, t->type == kTfLiteInt32 || t->type == kTfLiteInt64,
-                     "%s: %s must be int32 or int64, got %s", op, what, TfLiteTypeGetName(t->type));
+  OCTET_ENSURE(context, t->type == kTfLiteInt32 || t->type == kTfLiteInt64,
+               "%s: %s must be int32 or int64, got %s", op, what, TfLiteTypeGetName(t->type));
   return kTfLiteOk;
 }
 
@@ -207,7 +142,7 @@ inline bool NormalizeAxis(int64_t axis, int rank, int* out) {
 // Calls f(T{}) with an unsigned type of the tensor's element width.
 template <typename F>
 TfLiteStatus ByElementWidth(TfLiteContext* context, const char* op, const TfLiteTensor* t, F&& f) {
-  OCTET_SHAPE_ENSURE(
+  OCTET_ENSURE(
       context,
       IsMovableType(t->type) && reference::DispatchByElementSize(TfLiteTypeGetSize(t->type), f),
       "%s: unsupported element type %s", op, TfLiteTypeGetName(t->type));

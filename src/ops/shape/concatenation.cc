@@ -17,15 +17,15 @@ constexpr char kOp[] = "CONCATENATION";
 // Axis in [0, rank) (0 for rank-0 inputs).
 TfLiteStatus ResolveAxis(TfLiteContext* context, TfLiteNode* node, int* axis) {
   const auto* params = static_cast<const TfLiteConcatenationParams*>(node->builtin_data);
-  OCTET_SHAPE_ENSURE(context, params != nullptr, "%s: missing options", kOp);
+  OCTET_ENSURE(context, params != nullptr, "%s: missing options", kOp);
   const TfLiteTensor* t0 = tflite::GetInput(context, node, 0);
   const int rank = tflite::NumDimensions(t0);
   if (rank == 0 && params->axis == 0) {
     *axis = 0;
     return kTfLiteOk;
   }
-  OCTET_SHAPE_ENSURE(context, NormalizeAxis(params->axis, rank, axis),
-                     "%s: axis %d out of range for rank %d", kOp, params->axis, rank);
+  OCTET_ENSURE(context, NormalizeAxis(params->axis, rank, axis),
+               "%s: axis %d out of range for rank %d", kOp, params->axis, rank);
   return kTfLiteOk;
 }
 
@@ -48,29 +48,30 @@ TfLiteStatus ActivationRange(TfLiteContext* context, TfLiteFusedActivation act, 
       *hi = 1.f;
       return kTfLiteOk;
     default:
-      OCTET_SHAPE_ENSURE(context, false, "%s: unsupported fused activation %d", kOp,
-                         static_cast<int>(act));
+      OCTET_ENSURE(context, false, "%s: unsupported fused activation %d", kOp,
+                   static_cast<int>(act));
   }
   return kTfLiteOk;
 }
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const int n = tflite::NumInputs(node);
-  OCTET_SHAPE_ENSURE(context, n >= 1, "%s: expected at least 1 input, got %d", kOp, n);
-  OCTET_SHAPE_ENSURE(context, tflite::NumOutputs(node) == 1, "%s: expected 1 output, got %d", kOp,
-                     tflite::NumOutputs(node));
+  OCTET_ENSURE(context, n >= 1, "%s: expected at least 1 input, got %d", kOp, n);
+  OCTET_ENSURE(context, tflite::NumOutputs(node) == 1, "%s: expected 1 output, got %d", kOp,
+               tflite::NumOutputs(node));
   std::vector<const TfLiteTensor*> inputs(n);
-  for (int i = 0; i < n; ++i) TF_LITE_ENSURE_STATUS(Input(context, node, i, kOp, &inputs[i]));
+  for (int i = 0; i < n; ++i)
+    TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, i, &inputs[i]));
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, kOp, &output));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kOp, 0, &output));
   const TfLiteTensor* t0 = inputs[0];
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, kOp, t0->type));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, kOp, t0, output, "output"));
   int axis;
   TF_LITE_ENSURE_STATUS(ResolveAxis(context, node, &axis));
   const auto* params = static_cast<const TfLiteConcatenationParams*>(node->builtin_data);
-  OCTET_SHAPE_ENSURE(context, params->activation == kTfLiteActNone || t0->type == kTfLiteFloat32,
-                     "%s: fused activation is only supported for float32", kOp);
+  OCTET_ENSURE(context, params->activation == kTfLiteActNone || t0->type == kTfLiteFloat32,
+               "%s: fused activation is only supported for float32", kOp);
   float lo, hi;
   TF_LITE_ENSURE_STATUS(ActivationRange(context, params->activation, &lo, &hi));
 
@@ -78,49 +79,49 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   int64_t axis_sum = 0;
   for (int i = 0; i < n; ++i) {
     const TfLiteTensor* t = inputs[i];
-    OCTET_SHAPE_ENSURE(context, t->type == t0->type, "%s: input %d type %s differs from %s", kOp, i,
-                       TfLiteTypeGetName(t->type), TfLiteTypeGetName(t0->type));
-    OCTET_SHAPE_ENSURE(context, tflite::NumDimensions(t) == rank,
-                       "%s: input %d has rank %d, input 0 has rank %d", kOp, i,
-                       tflite::NumDimensions(t), rank);
+    OCTET_ENSURE(context, t->type == t0->type, "%s: input %d type %s differs from %s", kOp, i,
+                 TfLiteTypeGetName(t->type), TfLiteTypeGetName(t0->type));
+    OCTET_ENSURE(context, tflite::NumDimensions(t) == rank,
+                 "%s: input %d has rank %d, input 0 has rank %d", kOp, i, tflite::NumDimensions(t),
+                 rank);
     for (int d = 0; d < rank; ++d) {
       if (d == axis) continue;
-      OCTET_SHAPE_ENSURE(context, t->dims->data[d] == t0->dims->data[d],
-                         "%s: input %d dim %d is %d, input 0 has %d", kOp, i, d, t->dims->data[d],
-                         t0->dims->data[d]);
+      OCTET_ENSURE(context, t->dims->data[d] == t0->dims->data[d],
+                   "%s: input %d dim %d is %d, input 0 has %d", kOp, i, d, t->dims->data[d],
+                   t0->dims->data[d]);
     }
     axis_sum += rank == 0 ? 1 : t->dims->data[axis];
-    OCTET_SHAPE_ENSURE(context, axis_sum <= std::numeric_limits<int>::max(),
-                       "%s: concatenated dim overflows", kOp);
+    OCTET_ENSURE(context, axis_sum <= std::numeric_limits<int>::max(),
+                 "%s: concatenated dim overflows", kOp);
     if (t0->type == kTfLiteInt8) {
-      OCTET_SHAPE_ENSURE(context,
-                         t->params.scale == output->params.scale &&
-                             t->params.zero_point == output->params.zero_point,
-                         "%s: int8 input %d quantization differs from the output's", kOp, i);
+      OCTET_ENSURE(context,
+                   t->params.scale == output->params.scale &&
+                       t->params.zero_point == output->params.zero_point,
+                   "%s: int8 input %d quantization differs from the output's", kOp, i);
     }
     if (t0->type == kTfLiteInt16) {
-      OCTET_SHAPE_ENSURE(context, t->params.zero_point == 0,
-                         "%s: int16 input %d has nonzero zero point", kOp, i);
+      OCTET_ENSURE(context, t->params.zero_point == 0, "%s: int16 input %d has nonzero zero point",
+                   kOp, i);
     }
     if (t0->type == kTfLiteUInt8 && t->quantization.type != kTfLiteNoQuantization) {
-      OCTET_SHAPE_ENSURE(context, t->params.scale > 0, "%s: uint8 input %d has scale <= 0", kOp, i);
+      OCTET_ENSURE(context, t->params.scale > 0, "%s: uint8 input %d has scale <= 0", kOp, i);
     }
   }
   if (t0->type == kTfLiteInt16) {
-    OCTET_SHAPE_ENSURE(context, output->params.zero_point == 0,
-                       "%s: int16 output has nonzero zero point", kOp);
+    OCTET_ENSURE(context, output->params.zero_point == 0, "%s: int16 output has nonzero zero point",
+                 kOp);
   }
   if (t0->type == kTfLiteUInt8) {
     for (int i = 0; i < n; ++i) {
       const bool same = inputs[i]->params.scale == output->params.scale &&
                         inputs[i]->params.zero_point == output->params.zero_point;
-      OCTET_SHAPE_ENSURE(context, same || output->params.scale > 0,
-                         "%s: uint8 output scale must be > 0 to requantize", kOp);
+      OCTET_ENSURE(context, same || output->params.scale > 0,
+                   "%s: uint8 output scale must be > 0 to requantize", kOp);
     }
   }
   std::vector<int> out_dims = rank == 0 ? std::vector<int>{n} : DimsOf(t0);
   if (rank > 0) out_dims[axis] = static_cast<int>(axis_sum);
-  return Resize(context, output, out_dims);
+  return ResizeOutput(context, output, out_dims);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -176,8 +177,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_CONCATENATION() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

@@ -18,16 +18,16 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   int bs;
   TF_LITE_ENSURE_STATUS(
       CheckSpaceDepthInputs<TfLiteDepthToSpaceParams>(context, node, kOp, &output, &dims, &bs));
-  OCTET_SHAPE_ENSURE(context, dims[3] % (bs * bs) == 0,
-                     "%s: depth %d must be a multiple of block_size^2 = %d", kOp, dims[3], bs * bs);
-  OCTET_SHAPE_ENSURE(context,
-                     int64_t{dims[1]} * bs <= (int64_t{1} << 31) - 1 &&
-                         int64_t{dims[2]} * bs <= (int64_t{1} << 31) - 1,
-                     "%s: output spatial dims too large", kOp);
+  OCTET_ENSURE(context, dims[3] % (bs * bs) == 0,
+               "%s: depth %d must be a multiple of block_size^2 = %d", kOp, dims[3], bs * bs);
+  OCTET_ENSURE(context,
+               int64_t{dims[1]} * bs <= (int64_t{1} << 31) - 1 &&
+                   int64_t{dims[2]} * bs <= (int64_t{1} << 31) - 1,
+               "%s: output spatial dims too large", kOp);
   dims[1] *= bs;
   dims[2] *= bs;
   dims[3] /= bs * bs;
-  return Resize(context, output, dims);
+  return ResizeOutput(context, output, dims);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -48,8 +48,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_DEPTH_TO_SPACE() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

@@ -21,17 +21,17 @@ TfLiteStatus Resolve(TfLiteContext* context, TfLiteNode* node, int* axis, int* b
   const int rank = tflite::NumDimensions(input);
   const int indices_rank = tflite::NumDimensions(indices);
   const int a = params ? params->axis : 0;
-  OCTET_SHAPE_ENSURE(context, NormalizeAxis(a, rank, axis), "%s: axis %d out of range for rank %d",
-                     kOp, a, rank);
+  OCTET_ENSURE(context, NormalizeAxis(a, rank, axis), "%s: axis %d out of range for rank %d", kOp,
+               a, rank);
   int b = params ? params->batch_dims : 0;
   if (b < 0) b += indices_rank;
-  OCTET_SHAPE_ENSURE(context, b >= 0 && b <= indices_rank && b <= *axis,
-                     "%s: batch_dims %d must be in [0, min(axis %d, indices rank %d)]", kOp,
-                     params ? params->batch_dims : 0, *axis, indices_rank);
+  OCTET_ENSURE(context, b >= 0 && b <= indices_rank && b <= *axis,
+               "%s: batch_dims %d must be in [0, min(axis %d, indices rank %d)]", kOp,
+               params ? params->batch_dims : 0, *axis, indices_rank);
   for (int d = 0; d < b; ++d) {
-    OCTET_SHAPE_ENSURE(context, input->dims->data[d] == indices->dims->data[d],
-                       "%s: batch dim %d differs: params %d vs indices %d", kOp, d,
-                       input->dims->data[d], indices->dims->data[d]);
+    OCTET_ENSURE(context, input->dims->data[d] == indices->dims->data[d],
+                 "%s: batch dim %d differs: params %d vs indices %d", kOp, d, input->dims->data[d],
+                 indices->dims->data[d]);
   }
   *batch_dims = b;
   return kTfLiteOk;
@@ -41,9 +41,9 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kOp, 2, 2, 1));
   const TfLiteTensor *input, *indices;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, kOp, &input));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 1, kOp, &indices));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, kOp, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 1, &indices));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kOp, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, kOp, input->type));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, kOp, input, output, "output"));
   TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, kOp, input, output));
@@ -53,7 +53,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   std::vector<int> dims(input->dims->data, input->dims->data + axis);
   for (int d = batch_dims; d < indices->dims->size; ++d) dims.push_back(indices->dims->data[d]);
   for (int d = axis + 1; d < input->dims->size; ++d) dims.push_back(input->dims->data[d]);
-  return Resize(context, output, dims);
+  return ResizeOutput(context, output, dims);
 }
 
 template <typename T, typename Index>
@@ -77,8 +77,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     err = indices->type == kTfLiteInt64 ? Run<T, int64_t>(input, indices, axis, batch_dims, output)
                                         : Run<T, int32_t>(input, indices, axis, batch_dims, output);
   }));
-  OCTET_SHAPE_ENSURE(context, err.ok, "%s: index %lld out of range [0, %lld)", kOp,
-                     static_cast<long long>(err.index), static_cast<long long>(err.limit));
+  OCTET_ENSURE(context, err.ok, "%s: index %lld out of range [0, %lld)", kOp,
+               static_cast<long long>(err.index), static_cast<long long>(err.limit));
   return kTfLiteOk;
 }
 
@@ -88,8 +88,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_GATHER() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

@@ -15,22 +15,22 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kOp, 2, 2, 1));
   const TfLiteTensor *params, *indices;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, kOp, &params));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 1, kOp, &indices));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, kOp, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 0, &params));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 1, &indices));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kOp, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, kOp, params->type));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, kOp, params, output, "output"));
   TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, kOp, params, output));
   TF_LITE_ENSURE_STATUS(CheckIndexType(context, kOp, indices, "indices"));
   const int rank = tflite::NumDimensions(params);
   const int indices_rank = tflite::NumDimensions(indices);
-  OCTET_SHAPE_ENSURE(context, rank >= 1, "%s: params must have rank >= 1", kOp);
-  OCTET_SHAPE_ENSURE(context, indices_rank >= 1, "%s: indices must have rank >= 1", kOp);
+  OCTET_ENSURE(context, rank >= 1, "%s: params must have rank >= 1", kOp);
+  OCTET_ENSURE(context, indices_rank >= 1, "%s: indices must have rank >= 1", kOp);
   const int n = indices->dims->data[indices_rank - 1];
-  OCTET_SHAPE_ENSURE(context, n <= rank, "%s: index depth %d exceeds params rank %d", kOp, n, rank);
+  OCTET_ENSURE(context, n <= rank, "%s: index depth %d exceeds params rank %d", kOp, n, rank);
   std::vector<int> dims(indices->dims->data, indices->dims->data + indices_rank - 1);
   for (int d = n; d < rank; ++d) dims.push_back(params->dims->data[d]);
-  return Resize(context, output, dims);
+  return ResizeOutput(context, output, dims);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -47,8 +47,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
             ? reference::GatherNd(Shape::Of(params), p, Shape::Of(indices), indices->data.i64, out)
             : reference::GatherNd(Shape::Of(params), p, Shape::Of(indices), indices->data.i32, out);
   }));
-  OCTET_SHAPE_ENSURE(context, err.ok, "%s: index %lld out of range [0, %lld)", kOp,
-                     static_cast<long long>(err.index), static_cast<long long>(err.limit));
+  OCTET_ENSURE(context, err.ok, "%s: index %lld out of range [0, %lld)", kOp,
+               static_cast<long long>(err.index), static_cast<long long>(err.limit));
   return kTfLiteOk;
 }
 
@@ -58,8 +58,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_GATHER_ND() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

@@ -26,10 +26,10 @@ TfLiteStatus Plan(TfLiteContext* context, TfLiteNode* node, std::vector<int>* be
   *out_dims = DimsOf(input);
   for (size_t d = 0; d < out_dims->size(); ++d) {
     const int limit = (*out_dims)[d] - offset;
-    OCTET_SHAPE_ENSURE(context, (*before)[d] <= limit && after[d] <= limit,
-                       "%s: padding (%d, %d) on dim %d exceeds %d for %s mode", kOp, (*before)[d],
-                       after[d], static_cast<int>(d), limit < 0 ? 0 : limit,
-                       offset ? "REFLECT" : "SYMMETRIC");
+    OCTET_ENSURE(context, (*before)[d] <= limit && after[d] <= limit,
+                 "%s: padding (%d, %d) on dim %d exceeds %d for %s mode", kOp, (*before)[d],
+                 after[d], static_cast<int>(d), limit < 0 ? 0 : limit,
+                 offset ? "REFLECT" : "SYMMETRIC");
     (*out_dims)[d] += (*before)[d] + after[d];
   }
   return kTfLiteOk;
@@ -38,16 +38,16 @@ TfLiteStatus Plan(TfLiteContext* context, TfLiteNode* node, std::vector<int>* be
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kOp, 2, 2, 1));
   const auto* params = static_cast<const TfLiteMirrorPaddingParams*>(node->builtin_data);
-  OCTET_SHAPE_ENSURE(context, params != nullptr, "%s: missing options", kOp);
-  OCTET_SHAPE_ENSURE(
+  OCTET_ENSURE(context, params != nullptr, "%s: missing options", kOp);
+  OCTET_ENSURE(
       context,
       params->mode == kTfLiteMirrorPaddingReflect || params->mode == kTfLiteMirrorPaddingSymmetric,
       "%s: mode must be REFLECT or SYMMETRIC", kOp);
   const TfLiteTensor *input, *paddings;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, kOp, &input));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 1, kOp, &paddings));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, kOp, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 1, &paddings));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kOp, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, kOp, input->type));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, kOp, input, output, "output"));
   TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, kOp, input, output));
@@ -58,7 +58,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   }
   std::vector<int> before, dims;
   TF_LITE_ENSURE_STATUS(Plan(context, node, &before, &dims));
-  return Resize(context, output, dims);
+  return ResizeOutput(context, output, dims);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -66,7 +66,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TfLiteTensor* output = tflite::GetOutput(context, node, 0);
   std::vector<int> before, dims;
   TF_LITE_ENSURE_STATUS(Plan(context, node, &before, &dims));
-  if (tflite::IsDynamicTensor(output)) TF_LITE_ENSURE_STATUS(Resize(context, output, dims));
+  if (tflite::IsDynamicTensor(output)) TF_LITE_ENSURE_STATUS(ResizeOutput(context, output, dims));
   const int offset = MirrorOffset(node);
   return ByElementWidth(context, kOp, input, [&](auto tag) {
     using T = decltype(tag);
@@ -82,8 +82,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_MIRROR_PAD() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

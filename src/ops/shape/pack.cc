@@ -17,33 +17,32 @@ int ResolvedAxis(const TfLitePackParams* params, int rank) {
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const auto* params = static_cast<const TfLitePackParams*>(node->builtin_data);
-  OCTET_SHAPE_ENSURE(context, params != nullptr, "%s: missing options", kOp);
+  OCTET_ENSURE(context, params != nullptr, "%s: missing options", kOp);
   const int n = tflite::NumInputs(node);
-  OCTET_SHAPE_ENSURE(context, n >= 1 && n == params->values_count,
-                     "%s: values_count is %d but the node has %d inputs", kOp, params->values_count,
-                     n);
+  OCTET_ENSURE(context, n >= 1 && n == params->values_count,
+               "%s: values_count is %d but the node has %d inputs", kOp, params->values_count, n);
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kOp, n, n, 1));
   const TfLiteTensor* t0;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, kOp, &t0));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, kOp, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 0, &t0));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kOp, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, kOp, t0->type));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, kOp, t0, output, "output"));
   const int rank = tflite::NumDimensions(t0);
-  OCTET_SHAPE_ENSURE(context, params->axis >= -(rank + 1) && params->axis <= rank,
-                     "%s: axis %d out of range [%d, %d]", kOp, params->axis, -(rank + 1), rank);
+  OCTET_ENSURE(context, params->axis >= -(rank + 1) && params->axis <= rank,
+               "%s: axis %d out of range [%d, %d]", kOp, params->axis, -(rank + 1), rank);
   for (int i = 0; i < n; ++i) {
     const TfLiteTensor* t;
-    TF_LITE_ENSURE_STATUS(Input(context, node, i, kOp, &t));
-    OCTET_SHAPE_ENSURE(context, t->type == t0->type, "%s: input %d type %s differs from %s", kOp, i,
-                       TfLiteTypeGetName(t->type), TfLiteTypeGetName(t0->type));
-    OCTET_SHAPE_ENSURE(context, tflite::HaveSameShapes(t, t0),
-                       "%s: input %d shape differs from input 0", kOp, i);
+    TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, i, &t));
+    OCTET_ENSURE(context, t->type == t0->type, "%s: input %d type %s differs from %s", kOp, i,
+                 TfLiteTypeGetName(t->type), TfLiteTypeGetName(t0->type));
+    OCTET_ENSURE(context, tflite::HaveSameShapes(t, t0), "%s: input %d shape differs from input 0",
+                 kOp, i);
     TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, kOp, t, output));
   }
   std::vector<int> dims = DimsOf(t0);
   dims.insert(dims.begin() + ResolvedAxis(params, rank), n);
-  return Resize(context, output, dims);
+  return ResizeOutput(context, output, dims);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -72,8 +71,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_PACK() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

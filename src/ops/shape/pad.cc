@@ -19,8 +19,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) { return PadEval(con
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_PAD() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

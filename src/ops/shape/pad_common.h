@@ -25,13 +25,12 @@ inline TfLiteStatus ReadPaddings(TfLiteContext* context, const char* op, const T
   after->resize(rank);
   for (int d = 0; d < rank; ++d) {
     const int64_t b = v[2 * d], a = v[2 * d + 1];
-    OCTET_SHAPE_ENSURE(context, allow_negative || (b >= 0 && a >= 0),
-                       "%s: negative padding (%lld, %lld) on dim %d", op, static_cast<long long>(b),
-                       static_cast<long long>(a), d);
+    OCTET_ENSURE(context, allow_negative || (b >= 0 && a >= 0),
+                 "%s: negative padding (%lld, %lld) on dim %d", op, static_cast<long long>(b),
+                 static_cast<long long>(a), d);
     const int64_t size = input->dims->data[d] + b + a;
-    OCTET_SHAPE_ENSURE(context, size >= 0 && size <= (int64_t{1} << 31) - 1,
-                       "%s: padded dim %d has invalid size %lld", op, d,
-                       static_cast<long long>(size));
+    OCTET_ENSURE(context, size >= 0 && size <= (int64_t{1} << 31) - 1,
+                 "%s: padded dim %d has invalid size %lld", op, d, static_cast<long long>(size));
     (*before)[d] = static_cast<int>(b);
     (*after)[d] = static_cast<int>(a);
   }
@@ -42,12 +41,11 @@ inline TfLiteStatus CheckPaddingsShape(TfLiteContext* context, const char* op,
                                        const TfLiteTensor* input, const TfLiteTensor* paddings) {
   const int rank = tflite::NumDimensions(input);
   TF_LITE_ENSURE_STATUS(CheckIndexType(context, op, paddings, "paddings"));
-  OCTET_SHAPE_ENSURE(context,
-                     tflite::NumDimensions(paddings) == 2 && paddings->dims->data[0] == rank &&
-                         paddings->dims->data[1] == 2,
-                     "%s: paddings must have shape [%d, 2]", op, rank);
-  OCTET_SHAPE_ENSURE(context, rank <= kMaxPadRank, "%s: input rank %d exceeds %d", op, rank,
-                     kMaxPadRank);
+  OCTET_ENSURE(context,
+               tflite::NumDimensions(paddings) == 2 && paddings->dims->data[0] == rank &&
+                   paddings->dims->data[1] == 2,
+               "%s: paddings must have shape [%d, 2]", op, rank);
+  OCTET_ENSURE(context, rank <= kMaxPadRank, "%s: input rank %d exceeds %d", op, rank, kMaxPadRank);
   return kTfLiteOk;
 }
 
@@ -58,16 +56,16 @@ inline TfLiteStatus PadResize(TfLiteContext* context, TfLiteNode* node, const ch
       ReadPaddings(context, op, input, tflite::GetInput(context, node, 1), false, &before, &after));
   std::vector<int> dims = DimsOf(input);
   for (size_t d = 0; d < dims.size(); ++d) dims[d] += before[d] + after[d];
-  return Resize(context, tflite::GetOutput(context, node, 0), dims);
+  return ResizeOutput(context, tflite::GetOutput(context, node, 0), dims);
 }
 
 inline TfLiteStatus PadPrepare(TfLiteContext* context, TfLiteNode* node, const char* op) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, op, 2, 3, 1));
   const TfLiteTensor *input, *paddings;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, op, &input));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 1, op, &paddings));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, op, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, op, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, op, 1, &paddings));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, op, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, op, input->type));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, op, input, output, "output"));
   TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, op, input, output));
@@ -77,14 +75,14 @@ inline TfLiteStatus PadPrepare(TfLiteContext* context, TfLiteNode* node, const c
                                   : nullptr;
   if (value != nullptr) {
     TF_LITE_ENSURE_STATUS(CheckSameType(context, op, input, value, "constant_values"));
-    OCTET_SHAPE_ENSURE(context, tflite::NumElements(value) == 1,
-                       "%s: constant_values must hold one element, got %d", op,
-                       static_cast<int>(tflite::NumElements(value)));
+    OCTET_ENSURE(context, tflite::NumElements(value) == 1,
+                 "%s: constant_values must hold one element, got %d", op,
+                 static_cast<int>(tflite::NumElements(value)));
     if (IsQuantizedType(value->type)) {
-      OCTET_SHAPE_ENSURE(context,
-                         value->params.scale == output->params.scale &&
-                             value->params.zero_point == output->params.zero_point,
-                         "%s: constant_values quantization differs from the output's", op);
+      OCTET_ENSURE(context,
+                   value->params.scale == output->params.scale &&
+                       value->params.zero_point == output->params.zero_point,
+                   "%s: constant_values quantization differs from the output's", op);
     }
   }
   if (!IsConstant(paddings)) {

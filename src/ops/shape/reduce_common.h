@@ -36,9 +36,8 @@ inline TfLiteStatus MakeReducePlan(TfLiteContext* context, TfLiteNode* node, con
   plan->reduced.assign(rank, false);
   for (int64_t a : axes) {
     int axis;
-    OCTET_SHAPE_ENSURE(context, NormalizeAxis(a, rank, &axis),
-                       "%s: axis %lld out of range for rank %d", op, static_cast<long long>(a),
-                       rank);
+    OCTET_ENSURE(context, NormalizeAxis(a, rank, &axis), "%s: axis %lld out of range for rank %d",
+                 op, static_cast<long long>(a), rank);
     plan->reduced[axis] = true;
   }
   plan->output_dims.clear();
@@ -84,26 +83,25 @@ inline TfLiteStatus ReducePrepare(TfLiteContext* context, TfLiteNode* node, cons
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, op, 2, 2, 1));
   const TfLiteTensor *input, *axes;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, op, &input));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 1, op, &axes));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, op, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, op, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, op, 1, &axes));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, op, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, op, input, output, "output"));
-  OCTET_SHAPE_ENSURE(context, ReduceTypeSupported(kind, input->type),
-                     "%s: unsupported element type %s", op, TfLiteTypeGetName(input->type));
+  OCTET_ENSURE(context, ReduceTypeSupported(kind, input->type), "%s: unsupported element type %s",
+               op, TfLiteTypeGetName(input->type));
   if (RequantizesQuantized(kind, input->type)) {
-    OCTET_SHAPE_ENSURE(context, input->params.scale > 0 && output->params.scale > 0,
-                       "%s: quantized input and output need positive scales", op);
+    OCTET_ENSURE(context, input->params.scale > 0 && output->params.scale > 0,
+                 "%s: quantized input and output need positive scales", op);
     if (input->type == kTfLiteInt16) {
-      OCTET_SHAPE_ENSURE(context, input->params.zero_point == 0 && output->params.zero_point == 0,
-                         "%s: int16 input and output zero points must be 0", op);
+      OCTET_ENSURE(context, input->params.zero_point == 0 && output->params.zero_point == 0,
+                   "%s: int16 input and output zero points must be 0", op);
     }
   } else {
     TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, op, input, output));
   }
   TF_LITE_ENSURE_STATUS(CheckIndexType(context, op, axes, "axis"));
-  OCTET_SHAPE_ENSURE(context, tflite::NumDimensions(axes) <= 1,
-                     "%s: axis must be a scalar or vector, got rank %d", op,
-                     tflite::NumDimensions(axes));
+  OCTET_ENSURE(context, tflite::NumDimensions(axes) <= 1,
+               "%s: axis must be a scalar or vector, got rank %d", op, tflite::NumDimensions(axes));
   if (!IsConstant(axes)) {
     tflite::SetTensorToDynamic(output);
     return kTfLiteOk;
@@ -115,7 +113,7 @@ inline TfLiteStatus ReducePrepare(TfLiteContext* context, TfLiteNode* node, cons
       optimized::ContiguousReduction(Shape::Of(input), plan.reduced, &outer, &count, &inner)) {
     SetNodeKernelName(context, node, "reduce_contiguous");  // what ReduceEval will run
   }
-  return Resize(context, output, plan.output_dims);
+  return ResizeOutput(context, output, plan.output_dims);
 }
 
 // Integer sums and products wrap (two's complement) instead of overflowing.
@@ -191,7 +189,7 @@ inline TfLiteStatus ReduceEval(TfLiteContext* context, TfLiteNode* node, const c
   ReducePlan plan;
   TF_LITE_ENSURE_STATUS(MakeReducePlan(context, node, op, &plan));
   if (tflite::IsDynamicTensor(output)) {
-    TF_LITE_ENSURE_STATUS(Resize(context, output, plan.output_dims));
+    TF_LITE_ENSURE_STATUS(ResizeOutput(context, output, plan.output_dims));
   }
   const Shape shape = Shape::Of(input);
   const int64_t n = tflite::NumElements(output);
@@ -263,8 +261,8 @@ inline TfLiteStatus ReduceEval(TfLiteContext* context, TfLiteNode* node, const c
       ReduceTyped(kind, shape, plan.reduced, input->data.b, n, output->data.b);
       break;
     default:
-      OCTET_SHAPE_ENSURE(context, false, "%s: unsupported element type %s", op,
-                         TfLiteTypeGetName(input->type));
+      OCTET_ENSURE(context, false, "%s: unsupported element type %s", op,
+                   TfLiteTypeGetName(input->type));
   }
   return kTfLiteOk;
 }

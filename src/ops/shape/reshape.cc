@@ -25,19 +25,19 @@ TfLiteStatus RequestedShape(TfLiteContext* context, TfLiteNode* node, std::vecto
     return kTfLiteOk;
   }
   const auto* params = static_cast<const TfLiteReshapeParams*>(node->builtin_data);
-  OCTET_SHAPE_ENSURE(context, params != nullptr,
-                     "%s: no int32 shape vector input and no new_shape option", kOp);
+  OCTET_ENSURE(context, params != nullptr,
+               "%s: no int32 shape vector input and no new_shape option", kOp);
   int n = params->num_dimensions;
-  OCTET_SHAPE_ENSURE(context, n >= 0 && n <= TFLITE_RESHAPE_PARAMS_MAX_DIMENSION_COUNT,
-                     "%s: new_shape has %d dims (at most %d)", kOp, n,
-                     TFLITE_RESHAPE_PARAMS_MAX_DIMENSION_COUNT);
+  OCTET_ENSURE(context, n >= 0 && n <= TFLITE_RESHAPE_PARAMS_MAX_DIMENSION_COUNT,
+               "%s: new_shape has %d dims (at most %d)", kOp, n,
+               TFLITE_RESHAPE_PARAMS_MAX_DIMENSION_COUNT);
   // Old converters wrote [0] to mean a scalar.
   if (n == 1 && params->shape[0] == 0) n = 0;
   dims->assign(params->shape, params->shape + n);
   return kTfLiteOk;
 }
 
-TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteNode* node) {
+TfLiteStatus SizeOutputFromInputs(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = tflite::GetInput(context, node, 0);
   TfLiteTensor* output = tflite::GetOutput(context, node, 0);
   std::vector<int> dims;
@@ -46,47 +46,46 @@ TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteNode* node) {
   int64_t known = 1;
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] == -1) {
-      OCTET_SHAPE_ENSURE(context, stretch == -1, "%s: more than one -1 in the new shape", kOp);
+      OCTET_ENSURE(context, stretch == -1, "%s: more than one -1 in the new shape", kOp);
       stretch = static_cast<int>(i);
     } else {
-      OCTET_SHAPE_ENSURE(context, dims[i] >= 0, "%s: negative dim %d in the new shape", kOp,
-                         dims[i]);
-      OCTET_SHAPE_ENSURE(context, !__builtin_mul_overflow(known, int64_t{dims[i]}, &known),
-                         "%s: the new shape's element count overflows", kOp);
+      OCTET_ENSURE(context, dims[i] >= 0, "%s: negative dim %d in the new shape", kOp, dims[i]);
+      OCTET_ENSURE(context, !__builtin_mul_overflow(known, int64_t{dims[i]}, &known),
+                   "%s: the new shape's element count overflows", kOp);
     }
   }
   const int64_t count = tflite::NumElements(input);
   if (stretch != -1) {
-    OCTET_SHAPE_ENSURE(context, known != 0 && count % known == 0,
-                       "%s: cannot infer the -1 dim: %lld elements into blocks of %lld", kOp,
-                       static_cast<long long>(count), static_cast<long long>(known));
+    OCTET_ENSURE(context, known != 0 && count % known == 0,
+                 "%s: cannot infer the -1 dim: %lld elements into blocks of %lld", kOp,
+                 static_cast<long long>(count), static_cast<long long>(known));
     dims[stretch] = static_cast<int>(count / known);
     known = count;
   }
-  OCTET_SHAPE_ENSURE(context, known == count, "%s: new shape has %lld elements, input has %lld",
-                     kOp, static_cast<long long>(known), static_cast<long long>(count));
-  return Resize(context, output, dims);
+  OCTET_ENSURE(context, known == count, "%s: new shape has %lld elements, input has %lld", kOp,
+               static_cast<long long>(known), static_cast<long long>(count));
+  return ResizeOutput(context, output, dims);
 }
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kOp, 1, 2, 1));
   const TfLiteTensor* input;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, kOp, &input));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, kOp, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kOp, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, kOp, input, output, "output"));
   TF_LITE_ENSURE_STATUS(CheckFixedSizeType(context, kOp, input));
   if (HasShapeTensor(context, node) && !IsConstant(tflite::GetInput(context, node, 1))) {
     tflite::SetTensorToDynamic(output);
     return kTfLiteOk;
   }
-  return ResizeOutput(context, node);
+  return SizeOutputFromInputs(context, node);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = tflite::GetInput(context, node, 0);
   TfLiteTensor* output = tflite::GetOutput(context, node, 0);
-  if (tflite::IsDynamicTensor(output)) TF_LITE_ENSURE_STATUS(ResizeOutput(context, node));
+  if (tflite::IsDynamicTensor(output)) TF_LITE_ENSURE_STATUS(SizeOutputFromInputs(context, node));
   CopyUnlessShared(input, output);
   return kTfLiteOk;
 }
@@ -97,8 +96,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_RESHAPE() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

@@ -20,10 +20,9 @@ TfLiteStatus ReversedDims(TfLiteContext* context, TfLiteNode* node, std::vector<
   reversed->assign(rank, false);
   for (int64_t a : axes) {
     int d;
-    OCTET_SHAPE_ENSURE(context, NormalizeAxis(a, rank, &d),
-                       "%s: axis %lld out of range for rank %d", kOp, static_cast<long long>(a),
-                       rank);
-    OCTET_SHAPE_ENSURE(context, !(*reversed)[d], "%s: axis %d listed twice", kOp, d);
+    OCTET_ENSURE(context, NormalizeAxis(a, rank, &d), "%s: axis %lld out of range for rank %d", kOp,
+                 static_cast<long long>(a), rank);
+    OCTET_ENSURE(context, !(*reversed)[d], "%s: axis %d listed twice", kOp, d);
     (*reversed)[d] = true;
   }
   return kTfLiteOk;
@@ -33,19 +32,19 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kOp, 2, 2, 1));
   const TfLiteTensor *input, *axis;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, kOp, &input));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 1, kOp, &axis));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, kOp, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 1, &axis));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kOp, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, kOp, input->type));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, kOp, input, output, "output"));
   TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, kOp, input, output));
   TF_LITE_ENSURE_STATUS(CheckIndexType(context, kOp, axis, "axis"));
-  OCTET_SHAPE_ENSURE(context, tflite::NumDimensions(axis) == 1, "%s: axis must be a vector", kOp);
+  OCTET_ENSURE(context, tflite::NumDimensions(axis) == 1, "%s: axis must be a vector", kOp);
   if (IsConstant(axis)) {
     std::vector<bool> reversed;
     TF_LITE_ENSURE_STATUS(ReversedDims(context, node, &reversed));
   }
-  return Resize(context, output, DimsOf(input));
+  return ResizeOutput(context, output, DimsOf(input));
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -66,8 +65,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_REVERSE_V2() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

@@ -11,16 +11,16 @@ TfLiteStatus PrepareShape(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kShapeOp, 1, 1, 1));
   const TfLiteTensor* input;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, kShapeOp, &input));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, kShapeOp, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kShapeOp, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kShapeOp, 0, &output));
   const auto* params = static_cast<const TfLiteShapeParams*>(node->builtin_data);
   // TFLite's converter defaults out_type to int32 when the option is absent.
   const TfLiteType out_type = params ? params->out_type : kTfLiteInt32;
-  OCTET_SHAPE_ENSURE(context, out_type == kTfLiteInt32 || out_type == kTfLiteInt64,
-                     "%s: out_type must be int32 or int64, got %s", kShapeOp,
-                     TfLiteTypeGetName(out_type));
+  OCTET_ENSURE(context, out_type == kTfLiteInt32 || out_type == kTfLiteInt64,
+               "%s: out_type must be int32 or int64, got %s", kShapeOp,
+               TfLiteTypeGetName(out_type));
   output->type = out_type;
-  return Resize(context, output, {tflite::NumDimensions(input)});
+  return ResizeOutput(context, output, {tflite::NumDimensions(input)});
 }
 
 TfLiteStatus EvalShape(TfLiteContext* context, TfLiteNode* node) {
@@ -43,8 +43,8 @@ TfLiteStatus EvalShape(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_SHAPE() {
-  static TfLiteRegistration r = octet::ops::shape::MakeRegistration(octet::ops::shape::PrepareShape,
-                                                                    octet::ops::shape::EvalShape);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::PrepareShape, octet::ops::shape::EvalShape);
   return &r;
 }
 

@@ -24,15 +24,14 @@ TfLiteStatus Plan(TfLiteContext* context, TfLiteNode* node, std::vector<int>* be
   size->resize(rank);
   for (int d = 0; d < rank; ++d) {
     const int64_t dim = input->dims->data[d];
-    OCTET_SHAPE_ENSURE(context, b[d] >= 0 && b[d] <= dim,
-                       "%s: begin[%d] = %lld out of range [0, %lld]", kOp, d,
-                       static_cast<long long>(b[d]), static_cast<long long>(dim));
+    OCTET_ENSURE(context, b[d] >= 0 && b[d] <= dim, "%s: begin[%d] = %lld out of range [0, %lld]",
+                 kOp, d, static_cast<long long>(b[d]), static_cast<long long>(dim));
     int64_t n = sz[d];
     if (n == -1) n = dim - b[d];
-    OCTET_SHAPE_ENSURE(context, n >= 0 && b[d] + n <= dim,
-                       "%s: size[%d] = %lld does not fit dim of size %lld from begin %lld", kOp, d,
-                       static_cast<long long>(sz[d]), static_cast<long long>(dim),
-                       static_cast<long long>(b[d]));
+    OCTET_ENSURE(context, n >= 0 && b[d] + n <= dim,
+                 "%s: size[%d] = %lld does not fit dim of size %lld from begin %lld", kOp, d,
+                 static_cast<long long>(sz[d]), static_cast<long long>(dim),
+                 static_cast<long long>(b[d]));
     (*begin)[d] = static_cast<int>(b[d]);
     (*size)[d] = static_cast<int>(n);
   }
@@ -43,29 +42,28 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kOp, 3, 3, 1));
   const TfLiteTensor *input, *begin, *size;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, kOp, &input));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 1, kOp, &begin));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 2, kOp, &size));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, kOp, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 1, &begin));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 2, &size));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kOp, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, kOp, input->type));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, kOp, input, output, "output"));
   TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, kOp, input, output));
   TF_LITE_ENSURE_STATUS(CheckIndexType(context, kOp, begin, "begin"));
   TF_LITE_ENSURE_STATUS(CheckIndexType(context, kOp, size, "size"));
   const int rank = tflite::NumDimensions(input);
-  OCTET_SHAPE_ENSURE(context, rank <= kMaxRank, "%s: input rank %d exceeds %d", kOp, rank,
-                     kMaxRank);
-  OCTET_SHAPE_ENSURE(context,
-                     tflite::NumDimensions(begin) == 1 && begin->dims->data[0] == rank &&
-                         tflite::NumDimensions(size) == 1 && size->dims->data[0] == rank,
-                     "%s: begin and size must be vectors of %d values", kOp, rank);
+  OCTET_ENSURE(context, rank <= kMaxRank, "%s: input rank %d exceeds %d", kOp, rank, kMaxRank);
+  OCTET_ENSURE(context,
+               tflite::NumDimensions(begin) == 1 && begin->dims->data[0] == rank &&
+                   tflite::NumDimensions(size) == 1 && size->dims->data[0] == rank,
+               "%s: begin and size must be vectors of %d values", kOp, rank);
   if (!IsConstant(begin) || !IsConstant(size)) {
     tflite::SetTensorToDynamic(output);
     return kTfLiteOk;
   }
   std::vector<int> begins, sizes;
   TF_LITE_ENSURE_STATUS(Plan(context, node, &begins, &sizes));
-  return Resize(context, output, sizes);
+  return ResizeOutput(context, output, sizes);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -73,7 +71,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TfLiteTensor* output = tflite::GetOutput(context, node, 0);
   std::vector<int> begin, size;
   TF_LITE_ENSURE_STATUS(Plan(context, node, &begin, &size));
-  if (tflite::IsDynamicTensor(output)) TF_LITE_ENSURE_STATUS(Resize(context, output, size));
+  if (tflite::IsDynamicTensor(output)) TF_LITE_ENSURE_STATUS(ResizeOutput(context, output, size));
   std::vector<int> stop(begin.size());
   for (size_t d = 0; d < begin.size(); ++d) stop[d] = begin[d] + size[d];
   const std::vector<int> strides(begin.size(), 1);
@@ -92,8 +90,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_SLICE() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

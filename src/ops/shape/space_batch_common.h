@@ -19,22 +19,22 @@ inline TfLiteStatus CheckSpaceBatchInputs(TfLiteContext* context, TfLiteNode* no
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, op, 3, 3, 1));
   const TfLiteTensor *input, *block, *pads;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, op, &input));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 1, op, &block));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 2, op, &pads));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, op, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, op, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, op, 1, &block));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, op, 2, &pads));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, op, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, op, input->type));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, op, input, output, "output"));
   TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, op, input, output));
-  OCTET_SHAPE_ENSURE(context, block->type == kTfLiteInt32 && pads->type == kTfLiteInt32,
-                     "%s: block_shape and %s must be int32", op, pads_name);
-  OCTET_SHAPE_ENSURE(context, tflite::NumDimensions(block) == 1 && block->dims->data[0] >= 1,
-                     "%s: block_shape must be a non-empty vector", op);
+  OCTET_ENSURE(context, block->type == kTfLiteInt32 && pads->type == kTfLiteInt32,
+               "%s: block_shape and %s must be int32", op, pads_name);
+  OCTET_ENSURE(context, tflite::NumDimensions(block) == 1 && block->dims->data[0] >= 1,
+               "%s: block_shape must be a non-empty vector", op);
   const int m = block->dims->data[0];
-  OCTET_SHAPE_ENSURE(context, tflite::NumDimensions(input) >= m + 1,
-                     "%s: input rank %d is too small for %d block dims", op,
-                     tflite::NumDimensions(input), m);
-  OCTET_SHAPE_ENSURE(
+  OCTET_ENSURE(context, tflite::NumDimensions(input) >= m + 1,
+               "%s: input rank %d is too small for %d block dims", op, tflite::NumDimensions(input),
+               m);
+  OCTET_ENSURE(
       context,
       tflite::NumDimensions(pads) == 2 && pads->dims->data[0] == m && pads->dims->data[1] == 2,
       "%s: %s must have shape [%d, 2]", op, pads_name, m);
@@ -51,13 +51,13 @@ inline TfLiteStatus ReadSpaceBatch(TfLiteContext* context, TfLiteNode* node, con
   plan->before.resize(m);
   plan->after.resize(m);
   for (int i = 0; i < m; ++i) {
-    OCTET_SHAPE_ENSURE(context, plan->block[i] >= 1, "%s: block_shape[%d] must be >= 1, got %d", op,
-                       i, plan->block[i]);
+    OCTET_ENSURE(context, plan->block[i] >= 1, "%s: block_shape[%d] must be >= 1, got %d", op, i,
+                 plan->block[i]);
     plan->before[i] = pads->data.i32[2 * i];
     plan->after[i] = pads->data.i32[2 * i + 1];
-    OCTET_SHAPE_ENSURE(context, plan->before[i] >= 0 && plan->after[i] >= 0,
-                       "%s: %s for dim %d must be non-negative, got (%d, %d)", op, pads_name, i,
-                       plan->before[i], plan->after[i]);
+    OCTET_ENSURE(context, plan->before[i] >= 0 && plan->after[i] >= 0,
+                 "%s: %s for dim %d must be non-negative, got (%d, %d)", op, pads_name, i,
+                 plan->before[i], plan->after[i]);
   }
   return kTfLiteOk;
 }
@@ -78,7 +78,7 @@ inline TfLiteStatus PrepareSpaceBatch(TfLiteContext* context, TfLiteNode* node, 
   }
   SpaceBatchPlan plan;
   TF_LITE_ENSURE_STATUS(make_plan(context, node, &plan));
-  return Resize(context, output, plan.output_dims);
+  return ResizeOutput(context, output, plan.output_dims);
 }
 
 // Invoke of both ops: the plan, with a dynamic output resized to its dims.
@@ -87,7 +87,7 @@ inline TfLiteStatus PlanSpaceBatch(TfLiteContext* context, TfLiteNode* node,
   TF_LITE_ENSURE_STATUS(make_plan(context, node, plan));
   TfLiteTensor* output = tflite::GetOutput(context, node, 0);
   if (tflite::IsDynamicTensor(output)) {
-    TF_LITE_ENSURE_STATUS(Resize(context, output, plan->output_dims));
+    TF_LITE_ENSURE_STATUS(ResizeOutput(context, output, plan->output_dims));
   }
   return kTfLiteOk;
 }

@@ -20,12 +20,12 @@ TfLiteStatus MakePlan(TfLiteContext* context, TfLiteNode* node, SpaceBatchPlan* 
   int64_t batch = plan->output_dims[0];
   for (size_t i = 0; i < plan->block.size(); ++i) {
     const int64_t padded = int64_t{plan->output_dims[i + 1]} + plan->before[i] + plan->after[i];
-    OCTET_SHAPE_ENSURE(context, padded % plan->block[i] == 0,
-                       "%s: padded dim %d (size %lld) is not a multiple of block %d", kOp,
-                       static_cast<int>(i + 1), static_cast<long long>(padded), plan->block[i]);
+    OCTET_ENSURE(context, padded % plan->block[i] == 0,
+                 "%s: padded dim %d (size %lld) is not a multiple of block %d", kOp,
+                 static_cast<int>(i + 1), static_cast<long long>(padded), plan->block[i]);
     plan->output_dims[i + 1] = static_cast<int>(padded / plan->block[i]);
     batch *= plan->block[i];
-    OCTET_SHAPE_ENSURE(context, batch <= (int64_t{1} << 31) - 1, "%s: output batch too large", kOp);
+    OCTET_ENSURE(context, batch <= (int64_t{1} << 31) - 1, "%s: output batch too large", kOp);
   }
   plan->output_dims[0] = static_cast<int>(batch);
   return kTfLiteOk;
@@ -58,8 +58,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_SPACE_TO_BATCH_ND() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

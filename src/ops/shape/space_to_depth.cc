@@ -18,13 +18,13 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   int bs;
   TF_LITE_ENSURE_STATUS(
       CheckSpaceDepthInputs<TfLiteSpaceToDepthParams>(context, node, kOp, &output, &dims, &bs));
-  OCTET_SHAPE_ENSURE(context, dims[1] % bs == 0 && dims[2] % bs == 0,
-                     "%s: height %d and width %d must be multiples of block_size %d", kOp, dims[1],
-                     dims[2], bs);
+  OCTET_ENSURE(context, dims[1] % bs == 0 && dims[2] % bs == 0,
+               "%s: height %d and width %d must be multiples of block_size %d", kOp, dims[1],
+               dims[2], bs);
   dims[1] /= bs;
   dims[2] /= bs;
   dims[3] *= bs * bs;
-  return Resize(context, output, dims);
+  return ResizeOutput(context, output, dims);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -45,8 +45,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_SPACE_TO_DEPTH() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

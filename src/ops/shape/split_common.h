@@ -21,7 +21,7 @@ inline TfLiteStatus PrepareSplitOutputs(TfLiteContext* context, TfLiteNode* node
                                         SplitResizeFn resize_outputs) {
   for (int i = 0; i < n; ++i) {
     TfLiteTensor* output;
-    TF_LITE_ENSURE_STATUS(Output(context, node, i, op, &output));
+    TF_LITE_ENSURE_STATUS(RequireOutput(context, node, op, i, &output));
     TF_LITE_ENSURE_STATUS(CheckSameType(context, op, input, output, "output"));
     TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, op, input, output));
   }

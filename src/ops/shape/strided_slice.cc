@@ -36,7 +36,7 @@ TfLiteStatus MakePlan(TfLiteContext* context, TfLiteNode* node, Plan* plan) {
   const TfLiteTensor* strides = tflite::GetInput(context, node, 3);
   const int input_rank = tflite::NumDimensions(input);
   const int count = static_cast<int>(tflite::NumElements(begin));
-  OCTET_SHAPE_ENSURE(context, count <= 31, "%s: too many slice specs (%d)", kOp, count);
+  OCTET_ENSURE(context, count <= 31, "%s: too many slice specs (%d)", kOp, count);
 
   // New axes requested outside the ellipsis each add one effective dim.
   int num_new = 0;
@@ -44,10 +44,10 @@ TfLiteStatus MakePlan(TfLiteContext* context, TfLiteNode* node, Plan* plan) {
     if (!(params->ellipsis_mask & (1 << i)) && (params->new_axis_mask & (1 << i))) ++num_new;
   }
   const int eff_rank = input_rank + num_new;
-  OCTET_SHAPE_ENSURE(context, params->ellipsis_mask != 0 || count <= eff_rank,
-                     "%s: slice specs do not fit an input of rank %d", kOp, input_rank);
-  OCTET_SHAPE_ENSURE(context, eff_rank <= kMaxDims,
-                     "%s: %d dims after adding new axes (at most %d)", kOp, eff_rank, kMaxDims);
+  OCTET_ENSURE(context, params->ellipsis_mask != 0 || count <= eff_rank,
+               "%s: slice specs do not fit an input of rank %d", kOp, input_rank);
+  OCTET_ENSURE(context, eff_rank <= kMaxDims, "%s: %d dims after adding new axes (at most %d)", kOp,
+               eff_rank, kMaxDims);
 
   // Which effective dims the ellipsis covers and which are new axes.
   std::vector<bool> is_ellipsis(eff_rank, false), is_new(eff_rank, false);
@@ -71,8 +71,8 @@ TfLiteStatus MakePlan(TfLiteContext* context, TfLiteNode* node, Plan* plan) {
     AxisSpec& s = specs[i];
     if (!is_new[i] || is_ellipsis[i]) {
       const int src = i - added_axes;
-      OCTET_SHAPE_ENSURE(context, src >= 0 && src < input_rank,
-                         "%s: slice specs do not fit an input of rank %d", kOp, input_rank);
+      OCTET_ENSURE(context, src >= 0 && src < input_rank,
+                   "%s: slice specs do not fit an input of rank %d", kOp, input_rank);
       plan->effective_dims[i] = input->dims->data[src];
     }
     if (is_ellipsis[i]) {
@@ -87,8 +87,8 @@ TfLiteStatus MakePlan(TfLiteContext* context, TfLiteNode* node, Plan* plan) {
       s.begin_masked = s.end_masked = true;
     } else {
       const int k = i - added_ellipsis;
-      OCTET_SHAPE_ENSURE(context, k >= 0 && k < count,
-                         "%s: slice specs do not fit an input of rank %d", kOp, input_rank);
+      OCTET_ENSURE(context, k >= 0 && k < count, "%s: slice specs do not fit an input of rank %d",
+                   kOp, input_rank);
       s.begin = begin->data.i32[k];
       s.end = end->data.i32[k];
       s.stride = strides->data.i32[k];
@@ -105,15 +105,14 @@ TfLiteStatus MakePlan(TfLiteContext* context, TfLiteNode* node, Plan* plan) {
   for (int i = 0; i < eff_rank; ++i) {
     const AxisSpec& s = specs[i];
     const int size = plan->effective_dims[i];
-    OCTET_SHAPE_ENSURE(context, s.stride != 0, "%s: stride of axis %d is zero", kOp, i);
+    OCTET_ENSURE(context, s.stride != 0, "%s: stride of axis %d is zero", kOp, i);
     int start = s.begin;
     if (start < 0) start += size;
     start = s.stride > 0 ? Clamp(start, 0, size) : Clamp(start, -1, size - 1);
     if (s.begin_masked) start = s.stride > 0 ? 0 : size - 1;
     if (s.shrink) {
-      OCTET_SHAPE_ENSURE(context, start >= 0 && start < size,
-                         "%s: shrink index %d out of range [0, %d) on axis %d", kOp, s.begin, size,
-                         i);
+      OCTET_ENSURE(context, start >= 0 && start < size,
+                   "%s: shrink index %d out of range [0, %d) on axis %d", kOp, s.begin, size, i);
       // One element; its stride does not matter.
       plan->start[i] = start;
       plan->stop[i] = start + 1;
@@ -137,42 +136,41 @@ TfLiteStatus MakePlan(TfLiteContext* context, TfLiteNode* node, Plan* plan) {
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kOp, 4, 4, 1));
-  OCTET_SHAPE_ENSURE(context, node->builtin_data != nullptr, "%s: missing options", kOp);
+  OCTET_ENSURE(context, node->builtin_data != nullptr, "%s: missing options", kOp);
   const TfLiteTensor *input, *begin, *end, *strides;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, kOp, &input));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 1, kOp, &begin));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 2, kOp, &end));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 3, kOp, &strides));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, kOp, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 1, &begin));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 2, &end));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 3, &strides));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kOp, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, kOp, input->type));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, kOp, input, output, "output"));
   const TfLiteTensor* index_tensors[] = {begin, end, strides};
   const char* names[] = {"begin", "end", "strides"};
   for (int i = 0; i < 3; ++i) {
-    OCTET_SHAPE_ENSURE(context, index_tensors[i]->type == kTfLiteInt32,
-                       "%s: %s must be int32, got %s", kOp, names[i],
-                       TfLiteTypeGetName(index_tensors[i]->type));
-    OCTET_SHAPE_ENSURE(context, tflite::NumDimensions(index_tensors[i]) == 1,
-                       "%s: %s must be a vector, got rank %d", kOp, names[i],
-                       tflite::NumDimensions(index_tensors[i]));
+    OCTET_ENSURE(context, index_tensors[i]->type == kTfLiteInt32, "%s: %s must be int32, got %s",
+                 kOp, names[i], TfLiteTypeGetName(index_tensors[i]->type));
+    OCTET_ENSURE(context, tflite::NumDimensions(index_tensors[i]) == 1,
+                 "%s: %s must be a vector, got rank %d", kOp, names[i],
+                 tflite::NumDimensions(index_tensors[i]));
   }
-  OCTET_SHAPE_ENSURE(context,
-                     tflite::NumElements(begin) == tflite::NumElements(end) &&
-                         tflite::NumElements(begin) == tflite::NumElements(strides),
-                     "%s: begin, end and strides lengths differ (%d, %d, %d)", kOp,
-                     static_cast<int>(tflite::NumElements(begin)),
-                     static_cast<int>(tflite::NumElements(end)),
-                     static_cast<int>(tflite::NumElements(strides)));
-  OCTET_SHAPE_ENSURE(context, tflite::NumDimensions(input) <= kMaxDims,
-                     "%s: input rank %d exceeds %d", kOp, tflite::NumDimensions(input), kMaxDims);
+  OCTET_ENSURE(context,
+               tflite::NumElements(begin) == tflite::NumElements(end) &&
+                   tflite::NumElements(begin) == tflite::NumElements(strides),
+               "%s: begin, end and strides lengths differ (%d, %d, %d)", kOp,
+               static_cast<int>(tflite::NumElements(begin)),
+               static_cast<int>(tflite::NumElements(end)),
+               static_cast<int>(tflite::NumElements(strides)));
+  OCTET_ENSURE(context, tflite::NumDimensions(input) <= kMaxDims, "%s: input rank %d exceeds %d",
+               kOp, tflite::NumDimensions(input), kMaxDims);
   if (!(IsConstant(begin) && IsConstant(end) && IsConstant(strides))) {
     tflite::SetTensorToDynamic(output);
     return kTfLiteOk;
   }
   Plan plan;
   TF_LITE_ENSURE_STATUS(MakePlan(context, node, &plan));
-  return Resize(context, output, plan.output_dims);
+  return ResizeOutput(context, output, plan.output_dims);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -181,7 +179,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   Plan plan;
   TF_LITE_ENSURE_STATUS(MakePlan(context, node, &plan));
   if (tflite::IsDynamicTensor(output)) {
-    TF_LITE_ENSURE_STATUS(Resize(context, output, plan.output_dims));
+    TF_LITE_ENSURE_STATUS(ResizeOutput(context, output, plan.output_dims));
   }
   const Shape shape(plan.effective_dims);
   if (shape.FlatSize() == 0) return kTfLiteOk;
@@ -199,8 +197,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_STRIDED_SLICE() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

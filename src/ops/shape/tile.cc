@@ -19,11 +19,11 @@ TfLiteStatus OutputDims(TfLiteContext* context, TfLiteNode* node, std::vector<in
       ReadIndices(context, kOp, tflite::GetInput(context, node, 1), "multiples", &m));
   *dims = DimsOf(input);
   for (size_t d = 0; d < dims->size(); ++d) {
-    OCTET_SHAPE_ENSURE(context, m[d] >= 0, "%s: multiples[%d] is negative (%lld)", kOp,
-                       static_cast<int>(d), static_cast<long long>(m[d]));
+    OCTET_ENSURE(context, m[d] >= 0, "%s: multiples[%d] is negative (%lld)", kOp,
+                 static_cast<int>(d), static_cast<long long>(m[d]));
     const int64_t size = (*dims)[d] * m[d];
-    OCTET_SHAPE_ENSURE(context, size <= (int64_t{1} << 31) - 1, "%s: tiled dim %d too large", kOp,
-                       static_cast<int>(d));
+    OCTET_ENSURE(context, size <= (int64_t{1} << 31) - 1, "%s: tiled dim %d too large", kOp,
+                 static_cast<int>(d));
     (*dims)[d] = static_cast<int>(size);
   }
   return kTfLiteOk;
@@ -33,17 +33,16 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kOp, 2, 2, 1));
   const TfLiteTensor *input, *multiples;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, kOp, &input));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 1, kOp, &multiples));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, kOp, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 1, &multiples));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kOp, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, kOp, input->type));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, kOp, input, output, "output"));
   TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, kOp, input, output));
   TF_LITE_ENSURE_STATUS(CheckIndexType(context, kOp, multiples, "multiples"));
   const int rank = tflite::NumDimensions(input);
-  OCTET_SHAPE_ENSURE(context,
-                     tflite::NumDimensions(multiples) == 1 && multiples->dims->data[0] == rank,
-                     "%s: multiples must be a vector of %d values", kOp, rank);
+  OCTET_ENSURE(context, tflite::NumDimensions(multiples) == 1 && multiples->dims->data[0] == rank,
+               "%s: multiples must be a vector of %d values", kOp, rank);
   return ResizeOrMarkDynamic(context, node, output, IsConstant(multiples), OutputDims);
 }
 
@@ -64,8 +63,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_TILE() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

@@ -21,53 +21,51 @@ TfLiteStatus ReadPerm(TfLiteContext* context, TfLiteNode* node, std::vector<int>
   std::vector<bool> seen(rank, false);
   perm->resize(rank);
   for (int d = 0; d < rank; ++d) {
-    OCTET_SHAPE_ENSURE(context, v[d] >= 0 && v[d] < rank,
-                       "%s: perm[%d] = %lld out of range [0, %d)", kOp, d,
-                       static_cast<long long>(v[d]), rank);
-    OCTET_SHAPE_ENSURE(context, !seen[v[d]], "%s: perm repeats dim %lld", kOp,
-                       static_cast<long long>(v[d]));
+    OCTET_ENSURE(context, v[d] >= 0 && v[d] < rank, "%s: perm[%d] = %lld out of range [0, %d)", kOp,
+                 d, static_cast<long long>(v[d]), rank);
+    OCTET_ENSURE(context, !seen[v[d]], "%s: perm repeats dim %lld", kOp,
+                 static_cast<long long>(v[d]));
     seen[v[d]] = true;
     (*perm)[d] = static_cast<int>(v[d]);
   }
   return kTfLiteOk;
 }
 
-TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteNode* node) {
+TfLiteStatus SizeOutputFromInputs(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = tflite::GetInput(context, node, 0);
   std::vector<int> perm;
   TF_LITE_ENSURE_STATUS(ReadPerm(context, node, &perm));
   std::vector<int> dims(perm.size());
   for (size_t d = 0; d < perm.size(); ++d) dims[d] = input->dims->data[perm[d]];
-  return Resize(context, tflite::GetOutput(context, node, 0), dims);
+  return ResizeOutput(context, tflite::GetOutput(context, node, 0), dims);
 }
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kOp, 2, 2, 1));
   const TfLiteTensor *input, *perm;
   TfLiteTensor* output;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, kOp, &input));
-  TF_LITE_ENSURE_STATUS(Input(context, node, 1, kOp, &perm));
-  TF_LITE_ENSURE_STATUS(Output(context, node, 0, kOp, &output));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 0, &input));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 1, &perm));
+  TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kOp, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, kOp, input->type));
   TF_LITE_ENSURE_STATUS(CheckSameType(context, kOp, input, output, "output"));
   TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, kOp, input, output));
   TF_LITE_ENSURE_STATUS(CheckIndexType(context, kOp, perm, "perm"));
   const int rank = tflite::NumDimensions(input);
-  OCTET_SHAPE_ENSURE(context, rank <= kMaxRank, "%s: input rank %d exceeds %d", kOp, rank,
-                     kMaxRank);
-  OCTET_SHAPE_ENSURE(context, tflite::NumDimensions(perm) == 1 && perm->dims->data[0] == rank,
-                     "%s: perm must be a vector of %d values", kOp, rank);
+  OCTET_ENSURE(context, rank <= kMaxRank, "%s: input rank %d exceeds %d", kOp, rank, kMaxRank);
+  OCTET_ENSURE(context, tflite::NumDimensions(perm) == 1 && perm->dims->data[0] == rank,
+               "%s: perm must be a vector of %d values", kOp, rank);
   if (!IsConstant(perm)) {
     tflite::SetTensorToDynamic(output);
     return kTfLiteOk;
   }
-  return ResizeOutput(context, node);
+  return SizeOutputFromInputs(context, node);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = tflite::GetInput(context, node, 0);
   TfLiteTensor* output = tflite::GetOutput(context, node, 0);
-  if (tflite::IsDynamicTensor(output)) TF_LITE_ENSURE_STATUS(ResizeOutput(context, node));
+  if (tflite::IsDynamicTensor(output)) TF_LITE_ENSURE_STATUS(SizeOutputFromInputs(context, node));
   std::vector<int> perm;
   TF_LITE_ENSURE_STATUS(ReadPerm(context, node, &perm));
   return ByElementWidth(context, kOp, input, [&](auto tag) {
@@ -83,8 +81,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_TRANSPOSE() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

@@ -12,27 +12,26 @@ constexpr char kOp[] = "UNPACK";
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const auto* params = static_cast<const TfLiteUnpackParams*>(node->builtin_data);
-  OCTET_SHAPE_ENSURE(context, params != nullptr, "%s: missing options", kOp);
+  OCTET_ENSURE(context, params != nullptr, "%s: missing options", kOp);
   const int num = params->num;
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kOp, 1, 1, num));
   const TfLiteTensor* input;
-  TF_LITE_ENSURE_STATUS(Input(context, node, 0, kOp, &input));
+  TF_LITE_ENSURE_STATUS(RequireInput(context, node, kOp, 0, &input));
   TF_LITE_ENSURE_STATUS(CheckMovableType(context, kOp, input->type));
   const int rank = tflite::NumDimensions(input);
   int axis;
-  OCTET_SHAPE_ENSURE(context, NormalizeAxis(params->axis, rank, &axis),
-                     "%s: axis %d out of range for rank %d", kOp, params->axis, rank);
-  OCTET_SHAPE_ENSURE(context, input->dims->data[axis] == num,
-                     "%s: num is %d but dim %d has size %d", kOp, num, axis,
-                     input->dims->data[axis]);
+  OCTET_ENSURE(context, NormalizeAxis(params->axis, rank, &axis),
+               "%s: axis %d out of range for rank %d", kOp, params->axis, rank);
+  OCTET_ENSURE(context, input->dims->data[axis] == num, "%s: num is %d but dim %d has size %d", kOp,
+               num, axis, input->dims->data[axis]);
   std::vector<int> dims = DimsOf(input);
   dims.erase(dims.begin() + axis);
   for (int i = 0; i < num; ++i) {
     TfLiteTensor* output;
-    TF_LITE_ENSURE_STATUS(Output(context, node, i, kOp, &output));
+    TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kOp, i, &output));
     TF_LITE_ENSURE_STATUS(CheckSameType(context, kOp, input, output, "output"));
     TF_LITE_ENSURE_STATUS(CheckSameQuantization(context, kOp, input, output));
-    TF_LITE_ENSURE_STATUS(Resize(context, output, dims));
+    TF_LITE_ENSURE_STATUS(ResizeOutput(context, output, dims));
   }
   return kTfLiteOk;
 }
@@ -60,8 +59,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_UNPACK() {
-  static TfLiteRegistration r =
-      octet::ops::shape::MakeRegistration(octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
   return &r;
 }
 

@@ -305,7 +305,7 @@ TEST(Nn_Conv2D, RejectsPaddingAndActivation) {
   EXPECT_NE(BuildError(c).find("CONV_2D: padding 0 is not SAME or VALID"), std::string::npos);
   BadCase a;
   a.params.activation = kTfLiteActTanh;
-  EXPECT_NE(BuildError(a).find("CONV_2D: fused activation"), std::string::npos);
+  EXPECT_NE(BuildError(a).find("CONV_2D: unsupported fused activation"), std::string::npos);
 }
 
 TEST(Nn_Conv2D, RejectsInputCount) {

@@ -147,7 +147,7 @@ TEST(Nn_FullyConnected, Rejections) {
                 .find("FULLY_CONNECTED: keep_num_dims needs the input's last dimension"),
             std::string::npos);
   EXPECT_NE(BuildError({2, 4}, {3, 4}, {}, Params(kTfLiteActSigmoid))
-                .find("FULLY_CONNECTED: fused activation"),
+                .find("FULLY_CONNECTED: unsupported fused activation"),
             std::string::npos);
   EXPECT_NE(BuildError({2, 4}, {3, 4}, {}, Params(), kTfLiteInt16)
                 .find("FULLY_CONNECTED: weights type INT16 is not supported"),

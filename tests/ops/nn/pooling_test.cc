@@ -175,7 +175,7 @@ TEST(Nn_Pool2D, Rejections) {
       std::string::npos);
   EXPECT_NE(BuildError(Kind::kAvg, {1, 4, 4, 1},
                        Params(kTfLitePaddingValid, 2, 2, 1, 1, kTfLiteActSigmoid))
-                .find("AVERAGE_POOL_2D: fused activation"),
+                .find("AVERAGE_POOL_2D: unsupported fused activation"),
             std::string::npos);
 }
 

@@ -1,0 +1,120 @@
+// The helpers every op family shares: one-line errors, registrations, per-node state, arity
+// and tensor checks, activation ranges, output resizing. Messages name the op:
+// "<OP>: <problem>".
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/shape.h"
+#include "tensorflow/lite/c/builtin_op_data.h"
+#include "tensorflow/lite/c/common.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+// Reports the printf-style message as one line and fails unless `cond` holds.
+#define OCTET_ENSURE(context, cond, ...)          \
+  do {                                            \
+    if (!(cond)) {                                \
+      TF_LITE_KERNEL_LOG((context), __VA_ARGS__); \
+      return kTfLiteError;                        \
+    }                                             \
+  } while (0)
+
+// The same, prefixing the message with "<op>: ".
+#define OCTET_OP_ENSURE(context, cond, op, fmt, ...) \
+  OCTET_ENSURE(context, cond, "%s: " fmt, (op), ##__VA_ARGS__)
+
+namespace octet::ops {
+
+// A registration with the four kernel entry points (any may be null) and everything else zero.
+inline TfLiteRegistration MakeRegistration(void* (*init)(TfLiteContext*, const char*, size_t),
+                                           void (*free)(TfLiteContext*, void*),
+                                           TfLiteStatus (*prepare)(TfLiteContext*, TfLiteNode*),
+                                           TfLiteStatus (*invoke)(TfLiteContext*, TfLiteNode*)) {
+  TfLiteRegistration r{};
+  r.init = init;
+  r.free = free;
+  r.prepare = prepare;
+  r.invoke = invoke;
+  return r;
+}
+
+// init/free for kernels whose per-node state is a `Data`.
+template <typename Data>
+void* InitData(TfLiteContext*, const char*, size_t) {
+  return std::make_unique<Data>().release();
+}
+template <typename Data>
+void FreeData(TfLiteContext*, void* buffer) {
+  std::unique_ptr<Data> owned(static_cast<Data*>(buffer));
+}
+
+// Inputs in [min_inputs, max_inputs], exactly `outputs` outputs.
+TfLiteStatus CheckArity(TfLiteContext* context, const TfLiteNode* node, const char* op,
+                        int min_inputs, int max_inputs, int outputs);
+
+// The index-th input / output, which must be present (with dims).
+TfLiteStatus RequireInput(TfLiteContext* context, const TfLiteNode* node, const char* op, int index,
+                          const TfLiteTensor** tensor);
+TfLiteStatus RequireOutput(TfLiteContext* context, const TfLiteNode* node, const char* op,
+                           int index, TfLiteTensor** tensor);
+
+// Data present for a tensor with elements (guards invoke against bad graphs).
+TfLiteStatus RequireData(TfLiteContext* context, const char* op, const char* what,
+                         const TfLiteTensor* t);
+
+// The op's builtin options are present.
+TfLiteStatus RequireParams(TfLiteContext* context, const char* op, const void* params);
+
+// The clamp a fused activation (NONE, RELU, RELU_N1_TO_1, RELU6) applies to T values: the
+// type's range for NONE. Other activations are not clamps and are rejected.
+template <typename T>
+TfLiteStatus ActivationRange(TfLiteContext* context, const char* op, TfLiteFusedActivation act,
+                             T* act_min, T* act_max) {
+  *act_min = std::numeric_limits<T>::lowest();
+  *act_max = std::numeric_limits<T>::max();
+  switch (act) {
+    case kTfLiteActNone:
+      return kTfLiteOk;
+    case kTfLiteActRelu:
+      *act_min = T(0);
+      return kTfLiteOk;
+    case kTfLiteActReluN1To1:
+      *act_min = T(-1);
+      *act_max = T(1);
+      return kTfLiteOk;
+    case kTfLiteActRelu6:
+      *act_min = T(0);
+      *act_max = T(6);
+      return kTfLiteOk;
+    default:
+      TF_LITE_KERNEL_LOG(context, "%s: unsupported fused activation %d", op, static_cast<int>(act));
+      return kTfLiteError;
+  }
+}
+
+// The same clamp quantized for `output` (tflite::CalculateActivationRangeQuantized), with an
+// unsupported activation reported naming the op.
+TfLiteStatus QuantizedActivationRange(TfLiteContext* context, const char* op,
+                                      TfLiteFusedActivation act, const TfLiteTensor* output,
+                                      int32_t* act_min, int32_t* act_max);
+
+// int8, uint8 or int16: the types with affine quantized kernels.
+inline bool IsQuantizedType(TfLiteType t) {
+  return t == kTfLiteInt8 || t == kTfLiteUInt8 || t == kTfLiteInt16;
+}
+
+// Resizes `output` to `dims` (the context takes the array).
+TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteTensor* output,
+                          const std::vector<int>& dims);
+TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteTensor* output, const Shape& shape);
+inline TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteTensor* output,
+                                 std::initializer_list<int> dims) {
+  return ResizeOutput(context, output, std::vector<int>(dims));
+}
+
+}  // namespace octet::ops
