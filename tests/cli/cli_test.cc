@@ -17,9 +17,10 @@ struct Result {
   std::string output;
 };
 
-Result RunCli(const std::string& args) {
+// `command` defaults to the built CLI; it may carry environment assignments in front.
+Result RunCli(const std::string& args, std::string command = "") {
   const char* cli = std::getenv("OCTET_CLI");
-  std::string path = cli ? cli : OCTET_BINARY_DIR "/octet";
+  std::string path = !command.empty() ? command : cli ? cli : OCTET_BINARY_DIR "/octet";
   Result r;
   FILE* p = popen((path + " " + args + " 2>&1").c_str(), "r");
   if (p == nullptr) return r;
@@ -30,40 +31,101 @@ Result RunCli(const std::string& args) {
   return r;
 }
 
+Result RunCliWithEnv(const std::string& env, const std::string& args) {
+  const char* cli = std::getenv("OCTET_CLI");
+  return RunCli(args, env + " " + (cli ? cli : OCTET_BINARY_DIR "/octet"));
+}
+
 std::string TempDir() {
   char tmpl[] = "/tmp/octet_cli_XXXXXX";
   return mkdtemp(tmpl);
 }
 
-TEST(Cli, DemoRunsAndAgreesWithPlainMath) {
+// A float model with input [1, 8, 8, 2]: y = relu(x).
+void WriteFloatModel(const std::string& path) {
+  octet::format::ModelBuilder b;
+  const int relu = b.AddOperatorCode(tflite::BuiltinOperator_RELU, 1);
+  const int x = b.AddTensor(tflite::TensorType_FLOAT32, {1, 8, 8, 2}, "x");
+  const int y = b.AddTensor(tflite::TensorType_FLOAT32, {1, 8, 8, 2}, "y");
+  b.AddOperator(relu, {x}, {y});
+  b.SetInputs({x});
+  b.SetOutputs({y});
+  const std::vector<uint8_t> bytes = b.Finish();
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+TEST(Cli, DemoRunsTheOptimizedAndReferenceKernelsAndTheyAgree) {
   const std::string dir = TempDir();
   Result r = RunCli("demo --save " + dir + "/demo.tflite");
   EXPECT_EQ(r.code, 0) << r.output;
-  EXPECT_NE(r.output.find("predicted class"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("outputs are bit-identical"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("x faster"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("1000 of 1000 bytes identical"), std::string::npos) << r.output;
 
   // The saved model round-trips through run and inspect.
-  std::vector<float> image(8 * 8 * 2, 0.25f);
+  std::vector<int8_t> image(224 * 224 * 3, 3);
   std::string error;
-  ASSERT_TRUE(octet::WriteNpy(dir + "/in.npy", kTfLiteFloat32, {1, 8, 8, 2}, image.data(),
-                              image.size() * 4, &error));
+  ASSERT_TRUE(octet::WriteNpy(dir + "/in.npy", kTfLiteInt8, {1, 224, 224, 3}, image.data(),
+                              image.size(), &error));
   r = RunCli("run " + dir + "/demo.tflite --input " + dir + "/in.npy --output-dir " + dir);
   EXPECT_EQ(r.code, 0) << r.output;
   octet::NpyArray out;
-  ASSERT_TRUE(octet::ReadNpy(dir + "/output_0.npy", &out, &error)) << error;
-  EXPECT_EQ(out.type, kTfLiteFloat32);
-  EXPECT_EQ(out.shape, std::vector<int>({1, 3}));
-  const float* p = reinterpret_cast<const float*>(out.data.data());
-  EXPECT_NEAR(p[0] + p[1] + p[2], 1.0, 1e-5);  // softmax
+  ASSERT_TRUE(octet::ReadNpy(dir + "/output_1.npy", &out, &error)) << error;
+  EXPECT_EQ(out.type, kTfLiteInt8);
+  EXPECT_EQ(out.shape, std::vector<int>({1, 1000}));
 
   r = RunCli("inspect " + dir + "/demo.tflite");
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("CONV_2D"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("lower bound"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("kernel data:"), std::string::npos) << r.output;
+}
+
+// OCTET_ISA pins a kernel path for the process; one the CPU cannot run is a one-line error.
+TEST(Cli, KernelPathOverride) {
+  const std::string dir = TempDir();
+  ASSERT_EQ(RunCli("demo --save " + dir + "/m.tflite").code, 0);
+  Result r = RunCliWithEnv("OCTET_ISA=reference", "inspect " + dir + "/m.tflite");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("kernel path reference"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("qgemm_"), std::string::npos) << r.output;
+  r = RunCliWithEnv("OCTET_ISA=scalar", "inspect " + dir + "/m.tflite");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("qgemm_scalar"), std::string::npos) << r.output;
+  r = RunCliWithEnv("OCTET_ISA=sse9", "inspect " + dir + "/m.tflite");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.output.find("OCTET_ISA='sse9' names no kernel path"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BenchProfileShowsOpsKernelsAndMacRates) {
+  const std::string dir = TempDir();
+  ASSERT_EQ(RunCli("demo --save " + dir + "/m.tflite").code, 0);
+  const Result r = RunCli("bench " + dir + "/m.tflite --runs 2 --warmup 1 --profile");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("profile (per invoke, 2 runs)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("DEPTHWISE_CONV_2D"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("GMAC/s"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("slowest nodes:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("median"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BenchCompareTimesBothAndPrintsTheRatio) {
+  const std::string dir = TempDir();
+  ASSERT_EQ(RunCli("demo --save " + dir + "/m.tflite").code, 0);
+  const Result r = RunCli("bench " + dir + "/m.tflite --runs 2 --warmup 0 --compare xnnpack");
+  if (r.output.find("built without XNNPACK") != std::string::npos) {
+    EXPECT_EQ(r.code, 1) << r.output;
+    GTEST_SKIP() << "this build has no XNNPACK delegate";
+  }
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("built-in / xnnpack = "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("2 alternating runs"), std::string::npos) << r.output;
 }
 
 TEST(Cli, WrongInputsAreClearErrors) {
   const std::string dir = TempDir();
-  ASSERT_EQ(RunCli("demo --save " + dir + "/m.tflite").code, 0);
+  WriteFloatModel(dir + "/m.tflite");
   std::string error;
   std::vector<int32_t> ints(128, 1);
   ASSERT_TRUE(

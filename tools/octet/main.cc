@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
 
   std::string demo_save;
   auto* demo_cmd = app.add_subcommand(
-      "demo", "build a small image classifier in code, run it, check it against plain math");
+      "demo", "run a MobileNetV2-sized int8 network built in code on the optimized and the reference kernels; check they agree, print the speed-up");
   demo_cmd->add_option("--save", demo_save, "also write the demo model to this .tflite path");
 
   auto* ops_cmd = app.add_subcommand("ops", "list every op the builtin resolver registers");
