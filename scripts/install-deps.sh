@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Octet builds and tests with (skips what is present).
+# --cross adds the aarch64 cross compiler and qemu-user (scripts/test.sh's third build).
 set -euo pipefail
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 packages=(build-essential cmake flatbuffers-compiler libflatbuffers-dev libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev python3 pkg-config
           libcpuinfo-dev libpthreadpool-dev)
+if [ "${1:-}" = "--cross" ]; then packages+=(g++-aarch64-linux-gnu qemu-user); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

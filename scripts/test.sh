@@ -1,13 +1,47 @@
 #!/usr/bin/env bash
-# Every test, under AddressSanitizer + UndefinedBehaviorSanitizer: unit tests, the seed
-# programs, and the conformance corpus in ../shared/models (or $OCTET_MODELS) for the
-# groups Octet claims. Also builds the release CLI at build/octet.
+# Every test, as CI runs it (.ci/run), in three builds:
+#  1. ASan + UBSan: every ctest test (unit, kernel, model, CLI, corpus, seed programs).
+#  2. Plain optimized (Release): every test again, since the fast path is what users run, plus
+#     the corpus with each kernel path this CPU has forced (conformance_<path>) and a short run
+#     of the kernel benchmarks. Also leaves the release CLI at build/octet.
+#  3. aarch64, cross-compiled: the gtest suite and the corpus under qemu-user, proving the
+#     portable kernels off x86.
+# The corpus is ../shared/models (or $OCTET_MODELS); its tests skip with a message without it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --cross
 jobs="$(nproc)"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCTET_SANITIZE=ON >/dev/null
+step() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
+
+step "1/3 ASan+UBSan build and tests"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCTET_SANITIZE=ON \
+  -DOCTET_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-(cd build-asan && ctest --output-on-failure -j"$jobs")
+(
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  cd build-asan && ctest --output-on-failure -j"$jobs"
+)
+
+step "2/3 optimized build, tests, every kernel path, benchmark smoke"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure -j"$jobs")
+build/octet cpu
+if [ -x build/octet_bench ]; then
+  build/octet_bench --benchmark_filter='mbv2_28_192to32|mbv2_28x192' --benchmark_min_time=0.01
+fi
+
+step "3/3 aarch64 cross build, tests under qemu-user"
+cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+  -DCMAKE_BUILD_TYPE=Release -DOCTET_WITH_XNNPACK=OFF >/dev/null
+cmake --build build-aarch64 -j"$jobs" --target octet_tests octet_cli
+# The CLI tests and seed programs run host binaries; the corpus runs below through qemu.
+(cd build-aarch64 && ctest --output-on-failure -j"$jobs" -E '^Cli\.|^DelegateCli|conformance|seed_programs')
+printf '#!/bin/sh\nexec qemu-aarch64 -L /usr/aarch64-linux-gnu "%s" "$@"\n' \
+  "$PWD/build-aarch64/octet" > build-aarch64/octet-qemu
+chmod +x build-aarch64/octet-qemu
+build-aarch64/octet-qemu cpu
+tests/conformance/run_conformance.sh build-aarch64/octet-qemu "$PWD" \
+  float,errors,int8,uint8,int16,hybrid || [ $? -eq 77 ]
+step "all tests passed"

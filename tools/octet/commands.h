@@ -30,5 +30,6 @@ int InspectCommand(const std::string& model_path, bool list_tensors,
 int BenchCommand(const BenchOptions& options);
 int DemoCommand(const std::string& save_path);
 int OpsCommand();
+int CpuCommand();
 
 }  // namespace octet::cli

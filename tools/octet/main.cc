@@ -38,16 +38,21 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--delegate", bench.delegate, "delegate: " + octet::cli::DelegateNames());
   bench_cmd->add_flag("--profile", bench.profile,
                       "print per-op time, share, GMAC/s and the kernel each op runs");
-  bench_cmd->add_option("--compare", bench.compare,
-                        "time the built-in kernels and this delegate alternately, print the ratio")
+  bench_cmd
+      ->add_option("--compare", bench.compare,
+                   "time the built-in kernels and this delegate alternately, print the ratio")
       ->excludes("--delegate");
 
   std::string demo_save;
-  auto* demo_cmd = app.add_subcommand(
-      "demo", "run a MobileNetV2-sized int8 network built in code on the optimized and the reference kernels; check they agree, print the speed-up");
+  auto* demo_cmd =
+      app.add_subcommand("demo",
+                         "run a MobileNetV2-sized int8 network built in code on the optimized and "
+                         "the reference kernels; check they agree, print the speed-up");
   demo_cmd->add_option("--save", demo_save, "also write the demo model to this .tflite path");
 
   auto* ops_cmd = app.add_subcommand("ops", "list every op the builtin resolver registers");
+  auto* cpu_cmd =
+      app.add_subcommand("cpu", "list the kernel paths this CPU runs and the active one");
 
   try {
     app.parse(argc, argv);
@@ -63,6 +68,7 @@ int main(int argc, char** argv) {
     if (*bench_cmd) return octet::cli::BenchCommand(bench);
     if (*demo_cmd) return octet::cli::DemoCommand(demo_save);
     if (*ops_cmd) return octet::cli::OpsCommand();
+    if (*cpu_cmd) return octet::cli::CpuCommand();
   } catch (const octet::cli::Failure& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

@@ -31,6 +31,14 @@ ThreadPool::ThreadPool(int threads) : threads_(std::max(1, threads)) {
 
 ThreadPool::~ThreadPool() = default;
 
+bool ThreadPool::CanRunInParallel() {
+#if defined(OCTET_HAVE_PTHREADPOOL)
+  return true;
+#else
+  return false;
+#endif
+}
+
 void ThreadPool::Run(size_t tasks, void (*task)(void*, size_t), void* context) {
 #if defined(OCTET_HAVE_PTHREADPOOL)
   if (impl_ && impl_->pool) {

@@ -19,6 +19,8 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int threads() const { return threads_; }
+  // False in builds without a threading backend (no pthreadpool): every pool has one thread.
+  static bool CanRunInParallel();
 
   // Calls fn(i) once for every i in [0, tasks), possibly concurrently; returns when all
   // calls have returned.

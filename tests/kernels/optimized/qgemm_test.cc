@@ -229,8 +229,9 @@ TEST_P(QGemmPathTest, RequantizationRoundingBoundaries) {
         // acc with acc * m * 2^shift / 2^31 close to y + 0.5 for a y in the output range.
         const double y = static_cast<double>(static_cast<int>(rng() % 300) - 150) + 0.5;
         const double acc = y * std::ldexp(1.0, 31 - shift) / std::max<int32_t>(m, 1);
-        const double clamped = std::max(-2147483648.0, std::min(2147483647.0, std::round(acc)));
-        q.bias.push_back(static_cast<int32_t>(clamped) + static_cast<int32_t>(rng() % 7) - 3);
+        const double nudged = std::round(acc) + static_cast<int>(rng() % 7) - 3;
+        q.bias.push_back(
+            static_cast<int32_t>(std::max(-2147483648.0, std::min(2147483647.0, nudged))));
       }
       const std::vector<uint8_t> weights(kColumns * 4, 0);
       const std::vector<uint8_t> input(4, static_cast<uint8_t>(rng()));
