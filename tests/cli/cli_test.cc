@@ -121,6 +121,10 @@ TEST(Cli, BenchCompareTimesBothAndPrintsTheRatio) {
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("built-in / xnnpack = "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("2 alternating runs"), std::string::npos) << r.output;
+  const Result t =
+      RunCli("bench " + dir + "/m.tflite --runs 4 --warmup 0 --threads 2 --compare xnnpack");
+  EXPECT_EQ(t.code, 0) << t.output;
+  EXPECT_NE(t.output.find("4 block-alternating runs, threads 2"), std::string::npos) << t.output;
 }
 
 TEST(Cli, WrongInputsAreClearErrors) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <thread>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -73,15 +74,32 @@ int Compare(const BenchOptions& options) {
     TimeInvoke(other);
   }
   // Alternate, so both see the same machine state (frequency, other load) in the same run.
+  // With worker threads, each interpreter's pool keeps its workers spinning for a while after
+  // a run; on a small machine the idle pool's spinning would starve the other one. So with
+  // threads the two alternate in blocks, with a pause that lets the idle workers sleep, and
+  // the first run of each block is not timed.
+  const bool threaded = options.threads > 1;
+  const int blocks = threaded ? std::min(options.runs, 10) : options.runs;
+  const int per_block = (options.runs + blocks - 1) / blocks;
   std::vector<double> a, b;
-  for (int i = 0; i < options.runs; ++i) {
-    a.push_back(TimeInvoke(builtin));
-    b.push_back(TimeInvoke(other));
+  auto block = [&](LoadedModel& m, std::vector<double>* times) {
+    if (threaded) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      TimeInvoke(m);
+    }
+    for (int i = 0; i < per_block && static_cast<int>(times->size()) < options.runs; ++i) {
+      times->push_back(TimeInvoke(m));
+    }
+  };
+  while (static_cast<int>(a.size()) < options.runs) {
+    block(builtin, &a);
+    block(other, &b);
   }
   const Stats sa = Summarize(a), sb = Summarize(b);
-  std::printf("%s: %d alternating runs, threads %d, kernel path %s\n", options.model.c_str(),
-              options.runs, options.threads, cpu::IsaName(cpu::ActiveIsa()));
-  std::printf("built-in: median %.3f ms (min %.3f)   %s: median %.3f ms (min %.3f)\n", sa.median,
+  std::printf("%s: %d %s runs, threads %d, kernel path %s\n", options.model.c_str(), options.runs,
+              threaded ? "block-alternating" : "alternating", options.threads,
+              cpu::IsaName(cpu::ActiveIsa()));
+  std::printf("built-in: median %.4f ms (min %.4f)   %s: median %.4f ms (min %.4f)\n", sa.median,
               sa.min, options.compare.c_str(), sb.median, sb.min);
   std::printf("built-in / %s = %.2fx\n", options.compare.c_str(), sa.median / sb.median);
   return 0;

@@ -30,6 +30,7 @@
 #include "delegates/xnnpack/xnnpack_builder.h"
 #include "delegates/xnnpack/xnnpack_util.h"
 #include "delegates/xnnpack/xnnpack_visitors.h"
+#include "kernels/threads/cpu_backend_context.h"
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 
@@ -145,9 +146,15 @@ void* KernelInit(TfLiteContext* ctx, const char* buffer, size_t) {
     kernel->externals.push_back({tensor, value.id, Dims(ctx->tensors[tensor])});
   }
 
+  // One pool per interpreter: XNNPACK runs on the built-in kernels' pthreadpool when the
+  // context has Octet's, so partitions and built-in nodes never leave two pools spinning
+  // against each other; the delegate's own pool serves other runtimes.
+  pthreadpool_t pool = delegate->pool.get();
+  if (ThreadPool* shared = GetThreadPool(ctx)) {
+    pool = static_cast<pthreadpool_t>(shared->native_handle());
+  }
   xnn_runtime_t runtime = nullptr;
-  if (xnn_create_runtime_v2(subgraph.get(), delegate->pool.get(), 0, &runtime) !=
-      xnn_status_success) {
+  if (xnn_create_runtime_v2(subgraph.get(), pool, 0, &runtime) != xnn_status_success) {
     ctx->ReportError(ctx, "XNNPACK delegate: cannot create the runtime");
     return nullptr;
   }

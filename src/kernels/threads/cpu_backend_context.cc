@@ -19,7 +19,9 @@ CpuBackendContext::~CpuBackendContext() = default;
 
 void CpuBackendContext::SetMaxNumThreads(int num_threads) {
   const int threads = num_threads < 1 ? 1 : num_threads;
-  if (threads != pool_->threads()) pool_ = std::make_unique<ThreadPool>(threads);
+  if (threads == pool_->threads()) return;
+  retired_.push_back(std::move(pool_));
+  pool_ = std::make_unique<ThreadPool>(threads);
 }
 
 ThreadPool* GetThreadPool(TfLiteContext* context) {

@@ -31,6 +31,13 @@ ThreadPool::ThreadPool(int threads) : threads_(std::max(1, threads)) {
 
 ThreadPool::~ThreadPool() = default;
 
+void* ThreadPool::native_handle() const {
+#if defined(OCTET_HAVE_PTHREADPOOL)
+  if (impl_ && impl_->pool) return impl_->pool;
+#endif
+  return nullptr;
+}
+
 bool ThreadPool::CanRunInParallel() {
 #if defined(OCTET_HAVE_PTHREADPOOL)
   return true;

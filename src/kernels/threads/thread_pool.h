@@ -21,6 +21,9 @@ class ThreadPool {
   int threads() const { return threads_; }
   // False in builds without a threading backend (no pthreadpool): every pool has one thread.
   static bool CanRunInParallel();
+  // The underlying pthreadpool_t, for libraries that take one (XNNPACK), so that one pool
+  // serves them and the built-in kernels; null with one thread.
+  void* native_handle() const;
 
   // Calls fn(i) once for every i in [0, tasks), possibly concurrently; returns when all
   // calls have returned.
