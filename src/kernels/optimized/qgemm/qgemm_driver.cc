@@ -56,8 +56,8 @@ inline uint8_t* CopyShort(uint8_t* dst, const uint8_t* src, int n) {
   return dst;
 }
 
-// One tile's rows: the table of tap pointers (a[tap * mr + row]) and, for rows that need it,
-// their gathered bytes.
+// One tile's rows of a convolution: the table of tap pointers (a[tap * mr + row]) and, for
+// rows that need it, their gathered bytes.
 class TileRows {
  public:
   TileRows(const QGemmPacked& packed, const RowSource& src, int mr)
@@ -69,10 +69,6 @@ class TileRows {
     padded_ok_ = true;
     for (int i = 0; i < mr_; ++i) {
       const int r = row0 + (i < rows ? i : 0);
-      if (src_.conv == nullptr) {
-        Set(0, i, src_.base + static_cast<size_t>(r) * src_.row_stride);
-        continue;
-      }
       const PixelOrigin o = OriginOf(*src_.conv, src_.base, r);
       switch (packed_.layout) {
         case QGemmLayout::kTaps:
@@ -179,6 +175,26 @@ class TileRows {
   alignas(64) uint8_t gathered_[kGatherRows][kQGemmMaxGatheredRow];
 };
 
+// The rows of a dense GEMM (FULLY_CONNECTED, pointwise convolutions): one tap per row at
+// base + r * row_stride; no table to build beyond the tile's own pointers.
+class DenseRows {
+ public:
+  DenseRows(const QGemmPacked&, const RowSource& src, int mr) : src_(src), mr_(mr) {}
+  bool Build(int row0, int rows) {
+    for (int i = 0; i < mr_; ++i) {
+      table_[i] = src_.base + static_cast<size_t>(row0 + (i < rows ? i : 0)) * src_.row_stride;
+    }
+    // Rows ascend: the last one decides whether whole channel groups are readable.
+    return reinterpret_cast<uintptr_t>(table_[rows - 1]) <= src_.last_padded_start;
+  }
+  const uint8_t* const* table() const { return table_; }
+
+ private:
+  const RowSource& src_;
+  const int mr_;
+  const uint8_t* table_[kGatherRows];
+};
+
 // row_offsets[i] = factor * Σ over taps of the row's input bytes (uint8 quads kernels).
 void RowSums(const uint8_t* const* table, int ks, int kc, int mr_max, int rows, int32_t factor,
              int32_t* row_offsets) {
@@ -192,6 +208,8 @@ void RowSums(const uint8_t* const* table, int ks, int kc, int mr_max, int rows, 
   }
 }
 
+// Rows is TileRows (convolutions) or DenseRows.
+template <typename Rows>
 void Run(const QGemmPacked& packed, const RowSource& src, int rows, uint8_t* output,
          ThreadPool* pool) {
   const QGemmKernel& k = *packed.kernel;
@@ -218,7 +236,7 @@ void Run(const QGemmPacked& packed, const RowSource& src, int rows, uint8_t* out
     const int ct = static_cast<int>(index) % col_tasks;
     const int block_begin = ct * blocks_per_task;
     const int block_end = std::min(n_blocks, block_begin + blocks_per_task);
-    TileRows tile_rows(packed, src, mr);
+    Rows tile_rows(packed, src, mr);
     int32_t row_offsets[kGatherRows];
     for (int tile = rt * tiles_per_task; tile < std::min(m_tiles, (rt + 1) * tiles_per_task);
          ++tile) {
@@ -285,13 +303,40 @@ void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint
   const bool pointwise = shape.kernel_h == 1 && shape.kernel_w == 1 && shape.stride_h == 1 &&
                          shape.stride_w == 1 && shape.pad_h == 0 && shape.pad_w == 0 &&
                          shape.in_h == shape.out_h && shape.in_w == shape.out_w;
+  const int rows = shape.batches * shape.out_h * shape.out_w;
   if (pointwise) {
     src.row_stride = static_cast<size_t>(shape.in_c);
+    Run<DenseRows>(packed, src, rows, output, pool);
   } else {
     src.conv = &shape;
     src.zero_row = zero_row;
+    Run<TileRows>(packed, src, rows, output, pool);
   }
-  Run(packed, src, shape.batches * shape.out_h * shape.out_w, output, pool);
+}
+
+// One kernel call when every row fits one tile and every column one block (small layers,
+// where the task bookkeeping would cost more than the arithmetic).
+bool RunSingleTile(const QGemmPacked& packed, const RowSource& src, int rows, uint8_t* output) {
+  const QGemmKernel& k = *packed.kernel;
+  if (rows > k.mr || packed.n > k.nr * k.max_panels || packed.row_sum_factor != 0) return false;
+  DenseRows tile_rows(packed, src, k.mr);
+  const bool padded = tile_rows.Build(0, rows);
+  QGemmTile t;
+  t.mr = rows;
+  t.nc = packed.n;
+  t.kc = padded ? static_cast<int>(RoundUp(static_cast<size_t>(packed.exec_kc), k.kr))
+                : packed.exec_kc;
+  t.ks = 1;
+  t.a = tile_rows.table();
+  t.w = packed.panels;
+  t.panel_bytes = packed.panel_bytes;
+  t.rq = packed.rq;
+  t.row_offsets = nullptr;
+  t.input_signed = packed.input_signed;
+  t.c = output;
+  t.c_row_stride = static_cast<size_t>(packed.n);
+  k.run(t);
+  return true;
 }
 
 void RunQGemmRows(const QGemmPacked& packed, int rows, const uint8_t* input, size_t row_stride,
@@ -302,7 +347,8 @@ void RunQGemmRows(const QGemmPacked& packed, int rows, const uint8_t* input, siz
   const size_t bytes = rows > 0 ? (rows - 1) * row_stride + packed.exec_kc : 0;
   src.last_padded_start = LastPaddedStart(
       input, bytes, RoundUp(static_cast<size_t>(packed.exec_kc), packed.kernel->kr));
-  Run(packed, src, rows, output, pool);
+  if (RunSingleTile(packed, src, rows, output)) return;
+  Run<DenseRows>(packed, src, rows, output, pool);
 }
 
 }  // namespace octet::optimized
