@@ -7,34 +7,30 @@
 
 namespace octet {
 
+// The float activation clamp every float kernel applies last.
+struct FloatActivation {
+  float act_min = std::numeric_limits<float>::lowest();
+  float act_max = std::numeric_limits<float>::max();
+};
+
 // CONV_2D geometry and the float activation clamp.
-struct ConvParams {
+struct ConvParams : FloatActivation {
   int stride_height = 1;
   int stride_width = 1;
   int dilation_height = 1;
   int dilation_width = 1;
   int pad_height = 0;
   int pad_width = 0;
-  float act_min = std::numeric_limits<float>::lowest();
-  float act_max = std::numeric_limits<float>::max();
 };
 
 // DEPTHWISE_CONV_2D geometry and the float activation clamp.
-struct DepthwiseParams {
-  int stride_height = 1;
-  int stride_width = 1;
-  int dilation_height = 1;
-  int dilation_width = 1;
-  int pad_height = 0;
-  int pad_width = 0;
+struct DepthwiseParams : ConvParams {
   int depth_multiplier = 1;
-  float act_min = std::numeric_limits<float>::lowest();
-  float act_max = std::numeric_limits<float>::max();
 };
 
 // Integer parameters of the quantized CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED kernels.
-// multipliers/shifts hold one entry per
-// output channel (per-tensor quantization repeats the single value).
+// multipliers/shifts hold one entry per output channel (per-tensor quantization repeats the
+// single value).
 struct QuantizedParams {
   int32_t input_offset = 0;   // −input zero point
   int32_t filter_offset = 0;  // −filter zero point (legacy uint8 only)
@@ -45,30 +41,23 @@ struct QuantizedParams {
   const int* shifts = nullptr;
 };
 
-struct FullyConnectedParams {
-  float act_min = std::numeric_limits<float>::lowest();
-  float act_max = std::numeric_limits<float>::max();
-};
+struct FullyConnectedParams : FloatActivation {};
 
-struct TransposeConvParams {
+struct TransposeConvParams : FloatActivation {
   int stride_height = 1;
   int stride_width = 1;
   int pad_height = 0;
   int pad_width = 0;
-  float act_min = std::numeric_limits<float>::lowest();
-  float act_max = std::numeric_limits<float>::max();
 };
 
 // AVERAGE/MAX/L2_POOL_2D window and the float activation clamp.
-struct PoolParams {
+struct PoolParams : FloatActivation {
   int stride_height = 1;
   int stride_width = 1;
   int filter_height = 1;
   int filter_width = 1;
   int pad_height = 0;
   int pad_width = 0;
-  float act_min = std::numeric_limits<float>::lowest();
-  float act_max = std::numeric_limits<float>::max();
 };
 
 struct ResizeParams {

@@ -34,6 +34,20 @@ bool WeightedNumeric(const TfLiteContext* ctx, int in, int filter, int out, Nume
          IsConstantOf(ctx, filter, *n);
 }
 
+// The activation bounds and per-axis windows of a CONV_2D / DEPTHWISE_CONV_2D node (NHWC
+// input x, filter f with its spatial size in dims 1-2), checked against its output y.
+template <typename WindowParams>
+bool ConvWindows(const WindowParams& params, const std::vector<int>& x, const std::vector<int>& f,
+                 const std::vector<int>& y, int out_channels, float* lo, float* hi, Window* wh,
+                 Window* ww) {
+  return ActivationRange(params.activation, lo, hi) &&
+         ComputeWindow(params.padding, x[1], f[1], params.stride_height,
+                       params.dilation_height_factor, wh) &&
+         ComputeWindow(params.padding, x[2], f[2], params.stride_width,
+                       params.dilation_width_factor, ww) &&
+         y == std::vector<int>{x[0], wh->out, ww->out, out_channels};
+}
+
 bool VisitConv2d(TfLiteContext* ctx, const TfLiteNode& node, Builder& b) {
   const auto* params = static_cast<const TfLiteConvParams*>(node.builtin_data);
   const int in = InputIndex(node, 0), filter = InputIndex(node, 1), bias = InputIndex(node, 2);
@@ -51,14 +65,7 @@ bool VisitConv2d(TfLiteContext* ctx, const TfLiteNode& node, Builder& b) {
   if (out_channels % groups != 0) return false;
   float lo, hi;
   Window wh, ww;
-  if (!ActivationRange(params->activation, &lo, &hi) ||
-      !ComputeWindow(params->padding, x[1], f[1], params->stride_height,
-                     params->dilation_height_factor, &wh) ||
-      !ComputeWindow(params->padding, x[2], f[2], params->stride_width,
-                     params->dilation_width_factor, &ww) ||
-      y != std::vector<int>{x[0], wh.out, ww.out, out_channels}) {
-    return false;
-  }
+  if (!ConvWindows(*params, x, f, y, out_channels, &lo, &hi, &wh, &ww)) return false;
   uint32_t in_id, filter_id, bias_id, out_id;
   return b.Tensor(in, &in_id) && b.Tensor(filter, &filter_id) &&
          BiasValue(ctx, b, in, filter, bias, out_channels, &bias_id) && b.Tensor(out, &out_id) &&
@@ -85,14 +92,7 @@ bool VisitDepthwiseConv2d(TfLiteContext* ctx, const TfLiteNode& node, Builder& b
   const int multiplier = out_channels / channels;
   float lo, hi;
   Window wh, ww;
-  if (!ActivationRange(params->activation, &lo, &hi) ||
-      !ComputeWindow(params->padding, x[1], f[1], params->stride_height,
-                     params->dilation_height_factor, &wh) ||
-      !ComputeWindow(params->padding, x[2], f[2], params->stride_width,
-                     params->dilation_width_factor, &ww) ||
-      y != std::vector<int>{x[0], wh.out, ww.out, out_channels}) {
-    return false;
-  }
+  if (!ConvWindows(*params, x, f, y, out_channels, &lo, &hi, &wh, &ww)) return false;
   uint32_t in_id, filter_id, bias_id, out_id;
   return b.Tensor(in, &in_id) && b.Tensor(filter, &filter_id) &&
          BiasValue(ctx, b, in, filter, bias, out_channels, &bias_id) && b.Tensor(out, &out_id) &&

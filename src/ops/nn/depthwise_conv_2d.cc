@@ -99,23 +99,8 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
   reference::DepthwiseParams& p = data->params;
   data->quantized = quantized;
   if (quantized) {
-    WeightedGeometry g;
-    g.op = WeightedOp::kDepthwise;
-    g.batches = batches;
-    g.in_h = in_h;
-    g.in_w = in_w;
-    g.in_c = in_ch;
-    g.out_h = wh.out_size;
-    g.out_w = ww.out_size;
-    g.out_c = out_ch;
-    g.kernel_h = filter_h;
-    g.kernel_w = filter_w;
-    g.stride_h = params->stride_height;
-    g.stride_w = params->stride_width;
-    g.dilation_h = params->dilation_height_factor;
-    g.dilation_w = params->dilation_width_factor;
-    g.pad_h = wh.pad;
-    g.pad_w = ww.pad;
+    WeightedGeometry g = ConvLikeGeometry(WeightedOp::kDepthwise, *input->dims, out_ch, filter_h,
+                                          filter_w, wh, ww, *params);
     g.depth_multiplier = multiplier;
     TF_LITE_ENSURE_OK(context,
                       PrepareQuantizedWeighted(context, node, kOp, g, t, params->activation,

@@ -34,6 +34,22 @@ bool OptimizedApplies(const WeightedGeometry& g, const WeightedOpTensors& t) {
   return false;
 }
 
+// The node's quantization in the packers' terms.
+optimized::QuantizationDesc QuantizationOf(const WeightedOpTensors& t,
+                                           const QuantizedWeightsData& quant) {
+  optimized::QuantizationDesc d;
+  d.input_signed = t.input->type == kTfLiteInt8;
+  d.bias = t.bias ? tflite::GetTensorData<int32_t>(t.bias) : nullptr;
+  d.input_offset = quant.params.input_offset;
+  d.filter_offset = quant.params.filter_offset;
+  d.multiplier = quant.multipliers.data();
+  d.shift = quant.shifts.data();
+  d.output_zero_point = quant.params.output_offset;
+  d.act_min = quant.params.act_min;
+  d.act_max = quant.params.act_max;
+  return d;
+}
+
 // Packs the weights for `gemm` (conv or FC) into persistent memory; false if out of memory.
 bool PackGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
               const WeightedGeometry& g, const WeightedOpTensors& t, QuantizedWeighted* q) {
@@ -43,15 +59,7 @@ bool PackGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
   d.n = conv ? g.out_c : g.units;
   d.ks = conv ? g.kernel_h * g.kernel_w : 1;
   d.kc = conv ? g.in_c : g.depth;
-  d.input_signed = t.input->type == kTfLiteInt8;
-  d.bias = t.bias ? tflite::GetTensorData<int32_t>(t.bias) : nullptr;
-  d.input_offset = q->quant.params.input_offset;
-  d.filter_offset = q->quant.params.filter_offset;
-  d.multiplier = q->quant.multipliers.data();
-  d.shift = q->quant.shifts.data();
-  d.output_zero_point = q->quant.params.output_offset;
-  d.act_min = q->quant.params.act_min;
-  d.act_max = q->quant.params.act_max;
+  static_cast<optimized::QuantizationDesc&>(d) = QuantizationOf(t, q->quant);
   d.kernel_w = conv ? g.kernel_w : 1;
   d.dilation_w = conv ? g.dilation_w : 1;
   if (conv && !optimized::QGemmDriverSupportsTaps(kernel, d.ks)) return false;
@@ -76,15 +84,7 @@ bool PackDepthwise(TfLiteContext* context, const optimized::QDwKernel& kernel,
   d.weights = reinterpret_cast<const uint8_t*>(t.weights->data.raw);
   d.channels = g.out_c;
   d.ks = g.kernel_h * g.kernel_w;
-  d.input_signed = t.input->type == kTfLiteInt8;
-  d.bias = t.bias ? tflite::GetTensorData<int32_t>(t.bias) : nullptr;
-  d.input_offset = q->quant.params.input_offset;
-  d.filter_offset = q->quant.params.filter_offset;
-  d.multiplier = q->quant.multipliers.data();
-  d.shift = q->quant.shifts.data();
-  d.output_zero_point = q->quant.params.output_offset;
-  d.act_min = q->quant.params.act_min;
-  d.act_max = q->quant.params.act_max;
+  static_cast<optimized::QuantizationDesc&>(d) = QuantizationOf(t, q->quant);
   const size_t packed_bytes = optimized::QDwPackedSize(kernel, d.channels, d.ks);
   auto* buffer = static_cast<uint8_t*>(
       context->AllocatePersistentBuffer(context, packed_bytes + static_cast<size_t>(d.channels)));
@@ -98,42 +98,12 @@ bool PackDepthwise(TfLiteContext* context, const optimized::QDwKernel& kernel,
   return true;
 }
 
-optimized::QConvShape ConvShapeOf(const WeightedGeometry& g) {
-  optimized::QConvShape s;
-  s.batches = g.batches;
-  s.in_h = g.in_h;
-  s.in_w = g.in_w;
-  s.in_c = g.in_c;
-  s.out_h = g.out_h;
-  s.out_w = g.out_w;
-  s.kernel_h = g.kernel_h;
-  s.kernel_w = g.kernel_w;
-  s.stride_h = g.stride_h;
-  s.stride_w = g.stride_w;
-  s.dilation_h = g.dilation_h;
-  s.dilation_w = g.dilation_w;
-  s.pad_h = g.pad_h;
-  s.pad_w = g.pad_w;
-  return s;
-}
+const optimized::QConvShape& ConvShapeOf(const WeightedGeometry& g) { return g; }
 
 optimized::QDwShape DepthwiseShapeOf(const WeightedGeometry& g) {
   optimized::QDwShape s;
-  s.batches = g.batches;
-  s.in_h = g.in_h;
-  s.in_w = g.in_w;
-  s.in_c = g.in_c;
+  static_cast<optimized::Window2D&>(s) = g;
   s.depth_multiplier = g.depth_multiplier;
-  s.out_h = g.out_h;
-  s.out_w = g.out_w;
-  s.kernel_h = g.kernel_h;
-  s.kernel_w = g.kernel_w;
-  s.stride_h = g.stride_h;
-  s.stride_w = g.stride_w;
-  s.dilation_h = g.dilation_h;
-  s.dilation_w = g.dilation_w;
-  s.pad_h = g.pad_h;
-  s.pad_w = g.pad_w;
   return s;
 }
 

@@ -12,9 +12,11 @@
 
 #include "kernels/optimized/qdw/qdw_driver.h"
 #include "kernels/optimized/qgemm/qgemm_driver.h"
+#include "kernels/optimized/window.h"
 #include "kernels/reference/conv.h"
 #include "kernels/reference/depthwise_conv.h"
 #include "ops/nn/nn_quant.h"
+#include "ops/nn/nn_util.h"
 #include "ops/scratch.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
@@ -25,17 +27,39 @@ enum class WeightedOp { kConv, kDepthwise, kFullyConnected };
 
 // What the op computed in its own prepare. Convolutions use the NHWC fields, FULLY_CONNECTED
 // rows / depth / units.
-struct WeightedGeometry {
+struct WeightedGeometry : optimized::Window2D {
   WeightedOp op = WeightedOp::kConv;
-  int batches = 1, in_h = 1, in_w = 1, in_c = 1;
-  int out_h = 1, out_w = 1, out_c = 1;
-  int kernel_h = 1, kernel_w = 1;
-  int stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
-  int pad_h = 0, pad_w = 0;
+  int out_c = 1;
   int groups = 1;                      // CONV_2D
   int depth_multiplier = 1;            // DEPTHWISE_CONV_2D
   int rows = 1, depth = 1, units = 1;  // FULLY_CONNECTED
 };
+
+// The geometry of a CONV_2D / DEPTHWISE_CONV_2D node from its NHWC input, filter size,
+// per-axis windows and its builtin params (stride and dilation fields, same names in both).
+template <typename WindowParams>
+WeightedGeometry ConvLikeGeometry(WeightedOp op, const TfLiteIntArray& input_dims, int out_c,
+                                  int kernel_h, int kernel_w, const AxisWindow& wh,
+                                  const AxisWindow& ww, const WindowParams& params) {
+  WeightedGeometry g;
+  g.op = op;
+  g.batches = input_dims.data[0];
+  g.in_h = input_dims.data[1];
+  g.in_w = input_dims.data[2];
+  g.in_c = input_dims.data[3];
+  g.out_h = wh.out_size;
+  g.out_w = ww.out_size;
+  g.out_c = out_c;
+  g.kernel_h = kernel_h;
+  g.kernel_w = kernel_w;
+  g.stride_h = params.stride_height;
+  g.stride_w = params.stride_width;
+  g.dilation_h = params.dilation_height_factor;
+  g.dilation_w = params.dilation_width_factor;
+  g.pad_h = wh.pad;
+  g.pad_w = ww.pad;
+  return g;
+}
 
 // A quantized weighted node's state, from prepare to invoke.
 struct QuantizedWeighted {

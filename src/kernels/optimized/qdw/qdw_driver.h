@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "kernels/optimized/qdw/qdw_pack.h"
+#include "kernels/optimized/window.h"
 
 namespace octet {
 class ThreadPool;
@@ -15,22 +16,8 @@ class ThreadPool;
 
 namespace octet::optimized {
 
-struct QDwShape {
-  int batches = 1;
-  int in_h = 1;
-  int in_w = 1;
-  int in_c = 1;  // input channels; output channels are in_c * depth_multiplier
-  int depth_multiplier = 1;
-  int out_h = 1;
-  int out_w = 1;
-  int kernel_h = 1;
-  int kernel_w = 1;
-  int stride_h = 1;
-  int stride_w = 1;
-  int dilation_h = 1;
-  int dilation_w = 1;
-  int pad_h = 0;
-  int pad_w = 0;
+struct QDwShape : Window2D {
+  int depth_multiplier = 1;  // output channels are in_c * depth_multiplier
 };
 
 // Bytes of scratch RunQDepthwise needs: the channel-repeated input when the depth multiplier

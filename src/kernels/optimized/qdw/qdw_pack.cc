@@ -75,7 +75,6 @@ QDwPacked QDwPack(const QDwKernel& kernel, const QDwWeightsDesc& d, void* buffer
 
   const size_t pairs = (static_cast<size_t>(d.ks) + 1) / 2;
   const size_t block = static_cast<size_t>(kernel.block);
-  bool any_left_shift = false;
   for (int c = 0; c < d.channels; ++c) {
     const size_t slot = Slot(kernel, c);
     const size_t block_base = slot - slot % block;
@@ -93,31 +92,17 @@ QDwPacked QDwPack(const QDwKernel& kernel, const QDwWeightsDesc& d, void* buffer
     bias[slot] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(folded)));
     multiplier[slot] = d.multiplier[c];
     shift[slot] = d.shift[c];
-    any_left_shift |= d.shift[c] > 0;
   }
   std::vector<size_t> slots64(static_cast<size_t>(d.channels));
   for (int c = 0; c < d.channels; ++c) slots64[c] = Slot64(kernel, c);
-  bool zero_point_folded = false;
-  FillFusedRounding(d.shift, d.channels, d.output_zero_point, slots64.data(), round_add,
-                    negative_sub, total_shift, &zero_point_folded);
-
   QDwPacked p;
   p.kernel = &kernel;
   p.weights = weights;
   p.channels = d.channels;
   p.ks = d.ks;
   p.input_signed = d.input_signed;
-  p.rq.bias = bias;
-  p.rq.multiplier = multiplier;
-  p.rq.shift = shift;
-  p.rq.round_add = round_add;
-  p.rq.negative_sub = negative_sub;
-  p.rq.total_shift = total_shift;
-  p.rq.any_left_shift = any_left_shift;
-  p.rq.zero_point_folded = zero_point_folded;
-  p.rq.output_zero_point = d.output_zero_point;
-  p.rq.act_min = d.act_min;
-  p.rq.act_max = d.act_max;
+  p.rq = FinishRequant({bias, multiplier, shift, round_add, negative_sub, total_shift}, d.shift,
+                       d.channels, slots64.data(), d.output_zero_point, d.act_min, d.act_max);
   return p;
 }
 

@@ -6,22 +6,15 @@
 #include <cstdint>
 
 #include "kernels/optimized/qdw/qdw.h"
+#include "kernels/optimized/qgemm/qgemm_pack.h"
 
 namespace octet::optimized {
 
-struct QDwWeightsDesc {
+// Depthwise weights and their quantization (per channel).
+struct QDwWeightsDesc : QuantizationDesc {
   const uint8_t* weights = nullptr;  // [ks][channels] int8 or uint8 bytes (TFLite [1,KH,KW,C])
   int channels = 0;
   int ks = 1;
-  bool input_signed = true;
-  const int32_t* bias = nullptr;  // [channels] or nullptr
-  int32_t input_offset = 0;
-  int32_t filter_offset = 0;
-  const int32_t* multiplier = nullptr;  // [channels]
-  const int* shift = nullptr;
-  int32_t output_zero_point = 0;
-  int32_t act_min = -128;
-  int32_t act_max = 127;
 };
 
 struct QDwPacked {

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "kernels/optimized/qgemm/qgemm_pack.h"
+#include "kernels/optimized/window.h"
 
 namespace octet {
 class ThreadPool;
@@ -16,22 +17,7 @@ class ThreadPool;
 namespace octet::optimized {
 
 // NHWC input, one group; the packed weights have ks = kernel_h * kernel_w taps of kc = in_c.
-struct QConvShape {
-  int batches = 1;
-  int in_h = 1;
-  int in_w = 1;
-  int in_c = 1;
-  int out_h = 1;
-  int out_w = 1;
-  int kernel_h = 1;
-  int kernel_w = 1;
-  int stride_h = 1;
-  int stride_w = 1;
-  int dilation_h = 1;
-  int dilation_w = 1;
-  int pad_h = 0;
-  int pad_w = 0;
-};
+using QConvShape = Window2D;
 
 // Largest taps x rows table a tile builds on the stack; kernels with more taps than
 // kMaxIndirection / mr are not run by this driver.

@@ -69,23 +69,40 @@ Layout LayoutFor(const QGemmKernel& k, int n, int ks, int kc) {
 
 }  // namespace
 
-void FillFusedRounding(const int* shift, int count, int32_t output_zero_point, const size_t* slot64,
-                       int64_t* round_add, int64_t* negative_sub, int64_t* total_shift,
-                       bool* zero_point_folded) {
+QGemmRequant FinishRequant(const RequantStorage& storage, const int* shift, int count,
+                           const size_t* slot64, int32_t output_zero_point, int32_t act_min,
+                           int32_t act_max) {
   bool fold = true;
-  for (int c = 0; c < count; ++c) fold &= shift[c] >= -kMaxFoldedRightShift;
+  bool any_left_shift = false;
+  for (int c = 0; c < count; ++c) {
+    fold &= shift[c] >= -kMaxFoldedRightShift;
+    any_left_shift |= shift[c] > 0;
+  }
   for (int c = 0; c < count; ++c) {
     const int right = shift[c] < 0 ? -shift[c] : 0;
     const size_t at = slot64 ? slot64[c] : static_cast<size_t>(c);
-    round_add[at] = (int64_t{1} << 30) + (right > 0 ? int64_t{1} << (right + 30) : 0);
+    storage.round_add[at] = (int64_t{1} << 30) + (right > 0 ? int64_t{1} << (right + 30) : 0);
     // zero_point * 2^(31 + right): a multiple of 2^total_shift, so adding it before the shift
     // adds exactly zero_point after it.
     if (fold)
-      round_add[at] += static_cast<int64_t>(output_zero_point) * (int64_t{1} << (31 + right));
-    negative_sub[at] = right > 0 ? int64_t{1} << 31 : 0;
-    total_shift[at] = 31 + right;
+      storage.round_add[at] +=
+          static_cast<int64_t>(output_zero_point) * (int64_t{1} << (31 + right));
+    storage.negative_sub[at] = right > 0 ? int64_t{1} << 31 : 0;
+    storage.total_shift[at] = 31 + right;
   }
-  *zero_point_folded = fold;
+  QGemmRequant rq{};
+  rq.bias = storage.bias;
+  rq.multiplier = storage.multiplier;
+  rq.shift = storage.shift;
+  rq.round_add = storage.round_add;
+  rq.negative_sub = storage.negative_sub;
+  rq.total_shift = storage.total_shift;
+  rq.any_left_shift = any_left_shift;
+  rq.zero_point_folded = fold;
+  rq.output_zero_point = output_zero_point;
+  rq.act_min = act_min;
+  rq.act_max = act_max;
+  return rq;
 }
 
 QGemmLayout ChooseQGemmLayout(const QGemmWeightsDesc& d) {
@@ -123,14 +140,14 @@ void ExecShape(const QGemmWeightsDesc& d, QGemmLayout layout, int* ks, int* kc) 
 }  // namespace
 
 size_t QGemmPackedSize(const QGemmKernel& kernel, const QGemmWeightsDesc& d) {
-  int ks, kc;
+  int ks = 1, kc = 0;
   ExecShape(d, ChooseQGemmLayout(d), &ks, &kc);
   return LayoutFor(kernel, d.n, ks, kc).total();
 }
 
 QGemmPacked QGemmPack(const QGemmKernel& kernel, const QGemmWeightsDesc& d, void* buffer) {
   const QGemmLayout qlayout = ChooseQGemmLayout(d);
-  int ks, kc;
+  int ks = 1, kc = 0;
   ExecShape(d, qlayout, &ks, &kc);
   const Layout layout = LayoutFor(kernel, d.n, ks, kc);
   const size_t panel_bytes = PanelBytes(kernel, ks, kc);
@@ -147,7 +164,6 @@ QGemmPacked QGemmPack(const QGemmKernel& kernel, const QGemmWeightsDesc& d, void
   // Padding columns requantize 0 with shift 0: harmless, never stored.
   for (size_t i = 0; i < layout.int64_array / 8; ++i) total_shift[i] = 31;
 
-  bool any_left_shift = false;
   const size_t k_total = static_cast<size_t>(ks) * kc;
   for (int col = 0; col < d.n; ++col) {
     const uint8_t* w = d.weights + static_cast<size_t>(col) * k_total;
@@ -181,12 +197,7 @@ QGemmPacked QGemmPack(const QGemmKernel& kernel, const QGemmWeightsDesc& d, void
     bias[slot] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(folded)));
     multiplier[slot] = d.multiplier[col];
     shift[slot] = d.shift[col];
-    any_left_shift |= d.shift[col] > 0;
   }
-  bool zero_point_folded = false;
-  FillFusedRounding(d.shift, d.n, d.output_zero_point, nullptr, round_add, negative_sub,
-                    total_shift, &zero_point_folded);
-
   QGemmPacked p;
   p.kernel = &kernel;
   p.layout = qlayout;
@@ -201,17 +212,8 @@ QGemmPacked QGemmPack(const QGemmKernel& kernel, const QGemmWeightsDesc& d, void
   // uint8 quads: Σ (w - 128) x leaves (128 + filter_offset) * Σ x for the driver to add.
   p.row_sum_factor =
       (kernel.format == QWeightFormat::kInt8Quads && !d.input_signed) ? 128 + d.filter_offset : 0;
-  p.rq.bias = bias;
-  p.rq.multiplier = multiplier;
-  p.rq.shift = shift;
-  p.rq.round_add = round_add;
-  p.rq.negative_sub = negative_sub;
-  p.rq.total_shift = total_shift;
-  p.rq.any_left_shift = any_left_shift;
-  p.rq.zero_point_folded = zero_point_folded;
-  p.rq.output_zero_point = d.output_zero_point;
-  p.rq.act_min = d.act_min;
-  p.rq.act_max = d.act_max;
+  p.rq = FinishRequant({bias, multiplier, shift, round_add, negative_sub, total_shift}, d.shift,
+                       d.n, nullptr, d.output_zero_point, d.act_min, d.act_max);
   return p;
 }
 

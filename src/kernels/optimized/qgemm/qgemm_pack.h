@@ -10,8 +10,21 @@
 
 namespace octet::optimized {
 
-// The weights and quantization of one weighted op, as the model gives them.
-struct QGemmWeightsDesc {
+// The quantization of one weighted op, as the model gives it (reference terms).
+struct QuantizationDesc {
+  bool input_signed = true;             // int8 activations and weights (else uint8)
+  const int32_t* bias = nullptr;        // [channels] or nullptr
+  int32_t input_offset = 0;             // -input zero point
+  int32_t filter_offset = 0;            // -weights zero point (uint8 only)
+  const int32_t* multiplier = nullptr;  // [channels]
+  const int* shift = nullptr;           // [channels]
+  int32_t output_zero_point = 0;
+  int32_t act_min = -128;
+  int32_t act_max = 127;
+};
+
+// The weights of one GEMM-shaped op (convolution, FULLY_CONNECTED) and their quantization.
+struct QGemmWeightsDesc : QuantizationDesc {
   const uint8_t* weights = nullptr;  // [n][ks][kc] int8 or uint8 bytes
   int n = 0;                         // output channels (columns)
   int ks = 1;                        // taps (filter height x width)
@@ -20,15 +33,6 @@ struct QGemmWeightsDesc {
   // row's taps are one contiguous run of the input (QGemmLayout::kRowTaps).
   int kernel_w = 1;
   int dilation_w = 1;
-  bool input_signed = true;             // int8 activations and weights (else uint8)
-  const int32_t* bias = nullptr;        // [n] or nullptr
-  int32_t input_offset = 0;             // -input zero point
-  int32_t filter_offset = 0;            // -weights zero point (uint8 only)
-  const int32_t* multiplier = nullptr;  // [n]
-  const int* shift = nullptr;           // [n]
-  int32_t output_zero_point = 0;
-  int32_t act_min = -128;
-  int32_t act_max = 127;
 };
 
 // Longest row the driver gathers per output pixel (row-taps borders, im2col), with room for
@@ -59,13 +63,24 @@ struct QGemmPacked {
   QGemmRequant rq{};
 };
 
-// Fills the 64-bit rounding arrays of `rq` (round_add, negative_sub, total_shift, given as
-// writable arrays indexed like `shift`) for `count` channels and folds the output zero point
-// into round_add when every shift allows (QGemmRequant::zero_point_folded). Shared by every
-// packer so that all kernels round the same way.
-void FillFusedRounding(const int* shift, int count, int32_t output_zero_point, const size_t* slot64,
-                       int64_t* round_add, int64_t* negative_sub, int64_t* total_shift,
-                       bool* zero_point_folded);
+// Where a packer put its per-channel requantization arrays (all indexed by channel slot,
+// the 64-bit ones by `slot64` when given, else by channel).
+struct RequantStorage {
+  const int32_t* bias = nullptr;
+  const int32_t* multiplier = nullptr;
+  const int32_t* shift = nullptr;
+  int64_t* round_add = nullptr;
+  int64_t* negative_sub = nullptr;
+  int64_t* total_shift = nullptr;
+};
+
+// Completes a packer's requantization once its bias, multiplier and shift arrays are written:
+// fills the 64-bit rounding arrays from the model's `count` shifts, folds the output zero
+// point into round_add when every shift allows (QGemmRequant::zero_point_folded) and returns
+// the run-time view. Shared by every packer so that all kernels round the same way.
+QGemmRequant FinishRequant(const RequantStorage& storage, const int* shift, int count,
+                           const size_t* slot64, int32_t output_zero_point, int32_t act_min,
+                           int32_t act_max);
 
 // The layout for these weights: kTaps unless the channels per tap are few and not a multiple
 // of 4 (most k-groups would be partial), then filter rows as taps, or im2col when dilated.
