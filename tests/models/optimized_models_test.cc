@@ -4,8 +4,10 @@
 // models are used when present.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "kernels/cpu/cpu_features.h"
 #include "models/mobilenet_v2.h"
 #include "octet/kernel_info.h"
+#include "octet/kernel_path.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/kernels/register_ref.h"
 #include "tensorflow/lite/model.h"
@@ -94,17 +97,28 @@ void ExpectSameOnEveryPath(const tflite::FlatBufferModel& model, const std::stri
   }
 }
 
-TEST(OptimizedModels, MobileNetV2BuiltInCodeMatchesTheReferenceOnEveryPath) {
+// A small MobileNetV2 built in code (its bytes kept alive by the returned holder).
+struct BuiltModel {
+  std::vector<uint8_t> bytes;
+  std::unique_ptr<tflite::FlatBufferModel> model;
+};
+BuiltModel SmallMobileNetV2() {
   octet::models::MobileNetV2Config config;
   config.resolution = 48;
   config.width = 0.5f;
   config.classes = 37;
   config.blocks_per_stage = 2;
-  const std::vector<uint8_t> bytes = octet::models::BuildMobileNetV2Int8(config);
-  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
-                                                        bytes.size());
-  ASSERT_NE(model, nullptr);
-  ExpectSameOnEveryPath(*model, "mobilenet_v2 48x48 x0.5");
+  BuiltModel built;
+  built.bytes = octet::models::BuildMobileNetV2Int8(config);
+  built.model = tflite::FlatBufferModel::BuildFromBuffer(
+      reinterpret_cast<const char*>(built.bytes.data()), built.bytes.size());
+  return built;
+}
+
+TEST(OptimizedModels, MobileNetV2BuiltInCodeMatchesTheReferenceOnEveryPath) {
+  const BuiltModel built = SmallMobileNetV2();
+  ASSERT_NE(built.model, nullptr);
+  ExpectSameOnEveryPath(*built.model, "mobilenet_v2 48x48 x0.5");
 }
 
 TEST(OptimizedModels, CorpusQuantizedModelsMatchTheReferenceOnEveryPath) {
@@ -152,6 +166,28 @@ TEST(IsaSelection, NamesRoundTrip) {
   Isa parsed;
   EXPECT_FALSE(octet::cpu::ParseIsa("sse9", &parsed));
   EXPECT_NE(octet::cpu::SupportedIsaList().find("reference"), std::string::npos);
+}
+
+// The public API (octet/kernel_path.h) selects what the interpreter's kernels run.
+TEST(IsaSelection, PublicApiPinsThePathNodesUse) {
+  std::string error;
+  EXPECT_FALSE(octet::SetKernelPath("sse9", &error));
+  EXPECT_NE(error.find("unknown kernel path 'sse9'"), std::string::npos) << error;
+  EXPECT_NE(error.find("reference"), std::string::npos) << error;
+  const BuiltModel built = SmallMobileNetV2();
+  ASSERT_NE(built.model, nullptr);
+  for (Isa isa : Paths()) {
+    ASSERT_TRUE(octet::SetKernelPath(octet::cpu::IsaName(isa), &error)) << error;
+    EXPECT_STREQ(octet::ActiveKernelPath(), octet::cpu::IsaName(isa));
+    std::vector<std::string> kernels;
+    RunModel(*built.model, tflite::ops::builtin::BuiltinOpResolver(), 1, 7, &kernels);
+    const bool any_optimized = std::any_of(
+        kernels.begin(), kernels.end(), [](const std::string& k) { return k.find("qgemm_") == 0; });
+    EXPECT_EQ(any_optimized, isa != Isa::kReference) << octet::cpu::IsaName(isa);
+  }
+  octet::ResetKernelPath();
+  EXPECT_STREQ(octet::ActiveKernelPath(), octet::cpu::IsaName(octet::cpu::BestIsa()));
+  EXPECT_EQ(octet::SupportedKernelPaths(), octet::cpu::SupportedIsaList());
 }
 
 }  // namespace

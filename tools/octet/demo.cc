@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <string>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -77,9 +78,11 @@ int DemoCommand(const std::string& save_path) {
   std::printf("  %zu nodes, %.0fM multiply-accumulates, %zu bytes of model\n",
               fast.interpreter->execution_plan().size(), models::MobileNetV2Macs(config) / 1e6,
               bytes.size());
-  std::printf("  reference kernels:         %8.2f ms\n", ref.median_ms);
-  std::printf("  optimized kernels (%s): %8.2f ms  (%.1fx faster, 1 thread)\n",
-              cpu::IsaName(cpu::ActiveIsa()), fast.median_ms, ref.median_ms / fast.median_ms);
+  const std::string fast_label =
+      std::string("optimized kernels (") + cpu::IsaName(cpu::ActiveIsa()) + "):";
+  std::printf("  %-32s %8.2f ms\n", "reference kernels:", ref.median_ms);
+  std::printf("  %-32s %8.2f ms  (%.1fx faster, 1 thread)\n", fast_label.c_str(), fast.median_ms,
+              ref.median_ms / fast.median_ms);
   bool identical = true;
   for (size_t k = 0; k < fast.interpreter->outputs().size(); ++k) {
     const TfLiteTensor* a = fast.interpreter->output_tensor(k);
