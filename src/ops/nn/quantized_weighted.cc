@@ -1,6 +1,7 @@
 #include "ops/nn/quantized_weighted.h"
 
 #include <cstring>
+#include <vector>
 
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/dispatch.h"
@@ -19,6 +20,11 @@ bool IsConstant(const TfLiteTensor* t) {
   return t == nullptr || t->allocation_type == kTfLiteMmapRo;
 }
 
+// Whether a depthwise node runs as a convolution (QuantizedWeighted::depthwise_as_conv).
+bool DepthwiseAsConv(const WeightedGeometry& g) {
+  return g.op == WeightedOp::kDepthwise && g.in_c == 1 && g.out_c > 1;
+}
+
 // Whether the active path has an optimized kernel for this node.
 bool OptimizedApplies(const WeightedGeometry& g, const WeightedOpTensors& t) {
   if (t.input->type != kTfLiteInt8 && t.input->type != kTfLiteUInt8) return false;
@@ -26,8 +32,8 @@ bool OptimizedApplies(const WeightedGeometry& g, const WeightedOpTensors& t) {
   switch (g.op) {
     case WeightedOp::kConv:
       return g.groups == 1;
-    case WeightedOp::kDepthwise:
-      return optimized::QDepthwiseSupportsTaps(g.kernel_h * g.kernel_w);
+    case WeightedOp::kDepthwise:  // the GEMM route checks its taps when packing
+      return DepthwiseAsConv(g) || optimized::QDepthwiseSupportsTaps(g.kernel_h * g.kernel_w);
     case WeightedOp::kFullyConnected:
       return true;
   }
@@ -50,12 +56,24 @@ optimized::QuantizationDesc QuantizationOf(const WeightedOpTensors& t,
   return d;
 }
 
-// Packs the weights for `gemm` (conv or FC) into persistent memory; false if out of memory.
+// Packs the weights for `gemm` (conv, FC, or a one-channel depthwise) into persistent memory;
+// false if out of memory.
 bool PackGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
               const WeightedGeometry& g, const WeightedOpTensors& t, QuantizedWeighted* q) {
-  const bool conv = g.op == WeightedOp::kConv;
+  const bool conv = g.op != WeightedOp::kFullyConnected;
   optimized::QGemmWeightsDesc d;
   d.weights = reinterpret_cast<const uint8_t*>(t.weights->data.raw);
+  // Depthwise filters are [1][taps][channels]; the packer reads [channels][taps][1].
+  std::vector<uint8_t> transposed;
+  if (g.op == WeightedOp::kDepthwise) {
+    const size_t taps = static_cast<size_t>(g.kernel_h) * static_cast<size_t>(g.kernel_w);
+    const size_t channels = static_cast<size_t>(g.out_c);
+    transposed.resize(taps * channels);
+    for (size_t c = 0; c < channels; ++c) {
+      for (size_t k = 0; k < taps; ++k) transposed[c * taps + k] = d.weights[k * channels + c];
+    }
+    d.weights = transposed.data();
+  }
   d.n = conv ? g.out_c : g.units;
   d.ks = conv ? g.kernel_h * g.kernel_w : 1;
   d.kc = conv ? g.in_c : g.depth;
@@ -64,8 +82,13 @@ bool PackGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
   d.dilation_w = conv ? g.dilation_w : 1;
   if (conv && !optimized::QGemmDriverSupportsTaps(kernel, d.ks)) return false;
   const size_t packed_bytes = optimized::QGemmPackedSize(kernel, d);
-  // The zero row's size depends on the layout the packer picks: allocate for the largest.
-  const size_t zero_bytes = static_cast<size_t>(d.kernel_w) * static_cast<size_t>(d.kc) + 64;
+  // The zero row stands for one tap of the layout the packer picks: a filter position, a
+  // filter row, or (im2col) the whole window.
+  const optimized::QGemmLayout layout = optimized::ChooseQGemmLayout(d);
+  const int taps_per_row = layout == optimized::QGemmLayout::kIm2col    ? d.ks
+                           : layout == optimized::QGemmLayout::kRowTaps ? d.kernel_w
+                                                                        : 1;
+  const size_t zero_bytes = static_cast<size_t>(taps_per_row) * static_cast<size_t>(d.kc) + 64;
   auto* buffer =
       static_cast<uint8_t*>(context->AllocatePersistentBuffer(context, packed_bytes + zero_bytes));
   if (buffer == nullptr) return false;
@@ -167,8 +190,9 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
   q->optimized = false;
   q->kernel_name = "reference";
   const cpu::Isa isa = reference_only ? cpu::Isa::kReference : cpu::ActiveIsa();
+  q->depthwise_as_conv = false;
   if (isa != cpu::Isa::kReference && OptimizedApplies(g, t)) {
-    if (g.op == WeightedOp::kDepthwise) {
+    if (g.op == WeightedOp::kDepthwise && !DepthwiseAsConv(g)) {
       const optimized::QDwKernel* kernel = optimized::QDwKernelFor(isa);
       if (kernel != nullptr) {
         const bool cached = q->packed_weights == t.weights->data.raw && q->packed_kernel == kernel;
@@ -195,6 +219,7 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
           q->kernel_name = kernel->name;
           q->packed_weights = t.weights->data.raw;
           q->packed_kernel = kernel;
+          q->depthwise_as_conv = g.op == WeightedOp::kDepthwise;
         }
       }
     }
@@ -222,6 +247,11 @@ void EvalQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const Quant
       optimized::RunQGemmRows(q.gemm, g.rows, input, static_cast<size_t>(g.depth), output, pool);
       break;
     case WeightedOp::kDepthwise: {
+      if (q.depthwise_as_conv) {
+        optimized::RunQGemmConv(q.gemm, ConvShapeOf(g), input, t.input->bytes, q.zero_row, output,
+                                pool);
+        break;
+      }
       uint8_t* scratch = q.scratch ? q.scratch->Data<uint8_t>(context, 0) : nullptr;
       optimized::RunQDepthwise(q.depthwise, DepthwiseShapeOf(g), input, q.zero_row, scratch, output,
                                pool);

@@ -67,6 +67,10 @@ struct QuantizedWeighted {
   WeightedGeometry geometry;
   const char* kernel_name = "reference";
   bool optimized = false;
+  // A DEPTHWISE_CONV_2D with one input channel is a convolution with kc = 1 (every output
+  // channel reads the same input pixel): it runs on the GEMM kernel, whose columns are the
+  // channels, instead of the depthwise kernel, which would use one input lane per output.
+  bool depthwise_as_conv = false;
   optimized::QGemmPacked gemm;
   optimized::QDwPacked depthwise;
   const uint8_t* zero_row = nullptr;  // in_c bytes of the input zero point

@@ -1,0 +1,170 @@
+// The quantized weighted glue's variant choice, per node, on every kernel path this CPU runs:
+// random single-node CONV_2D / DEPTHWISE_CONV_2D graphs through the builtin registration must
+// give the bytes of the same graph on the *_REF registration. The micro-kernels have their own
+// differential tests (tests/kernels/optimized); these cover what the glue adds on top — which
+// kernel a node gets and how its weights are rearranged for it (a one-channel depthwise runs
+// as a convolution on the GEMM kernel).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/cpu/cpu_features.h"
+#include "octet/kernel_info.h"
+#include "ops/nn/nn_ops.h"
+#include "tensorflow/lite/c/builtin_op_data.h"
+#include "tensorflow/lite/schema/schema_generated.h"
+#include "util/op_model.h"
+
+namespace octet {
+namespace {
+
+using testing::OpModel;
+using testing::TensorSpec;
+
+struct DepthwiseCase {
+  bool is_signed = true;
+  int batches = 1, in_h = 1, in_w = 1, in_c = 1, multiplier = 1;
+  int kernel_h = 1, kernel_w = 1, stride = 1, dilation = 1;
+  TfLitePadding padding = kTfLitePaddingSame;
+  TfLiteFusedActivation activation = kTfLiteActNone;
+  bool per_channel = true;
+  int input_zero_point = 0, output_zero_point = 0, weight_zero_point = 0;
+};
+
+struct Outcome {
+  std::vector<uint8_t> output;
+  std::string kernel;
+  std::string error;
+};
+
+Outcome RunDepthwise(const DepthwiseCase& c, const TfLiteRegistration* registration,
+                     uint32_t seed) {
+  const int channels = c.in_c * c.multiplier;
+  const TfLiteType type = c.is_signed ? kTfLiteInt8 : kTfLiteUInt8;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> scale(0.002f, 0.05f);
+  const float input_scale = scale(rng);
+  std::vector<float> weight_scales(c.per_channel ? channels : 1);
+  for (float& s : weight_scales) s = scale(rng);
+
+  OpModel m;
+  const int input =
+      m.AddInput({type, {c.batches, c.in_h, c.in_w, c.in_c}, {input_scale}, {c.input_zero_point}});
+  std::vector<uint8_t> weights(static_cast<size_t>(c.kernel_h) * c.kernel_w * channels);
+  for (uint8_t& w : weights) w = static_cast<uint8_t>(rng());
+  if (c.is_signed) weights[0] = 0x80;  // -128: the value a saturating pair sum would break
+  const int filter = m.AddConstInput({type,
+                                      {1, c.kernel_h, c.kernel_w, channels},
+                                      weight_scales,
+                                      std::vector<int>(weight_scales.size(), c.weight_zero_point),
+                                      3},
+                                     weights.data(), weights.size());
+  std::vector<int32_t> bias(channels);
+  std::vector<float> bias_scales;
+  for (int i = 0; i < channels; ++i) {
+    bias[i] = static_cast<int32_t>(rng() % 20001) - 10000;
+    if (c.per_channel || i == 0) bias_scales.push_back(input_scale * weight_scales[i]);
+  }
+  m.AddConstInput<int32_t>(
+      {kTfLiteInt32, {channels}, bias_scales, std::vector<int>(bias_scales.size(), 0), 0}, bias);
+  const int output =
+      m.AddOutput({type, {}, {input_scale * 40.f * scale(rng)}, {c.output_zero_point}});
+  TfLiteDepthwiseConvParams p{};
+  p.padding = c.padding;
+  p.stride_width = p.stride_height = c.stride;
+  p.dilation_width_factor = p.dilation_height_factor = c.dilation;
+  p.depth_multiplier = c.multiplier;
+  p.activation = c.activation;
+  m.SetBuiltinOp(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, registration, p);
+  Outcome out;
+  if (m.Build() != kTfLiteOk) {
+    out.error = m.error();
+    return out;
+  }
+  std::vector<uint8_t> in(static_cast<size_t>(c.batches) * c.in_h * c.in_w * c.in_c);
+  for (uint8_t& v : in) v = static_cast<uint8_t>(rng());
+  m.SetInput(input, in);
+  if (m.Invoke() != kTfLiteOk) {
+    out.error = m.error();
+    return out;
+  }
+  out.output = m.GetOutput<uint8_t>(output);
+  out.kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
+  return out;
+}
+
+std::vector<cpu::Isa> OptimizedPaths() {
+  std::vector<cpu::Isa> paths;
+  for (cpu::Isa isa : cpu::kAllIsas) {
+    if (isa != cpu::Isa::kReference && cpu::CpuSupports(isa)) paths.push_back(isa);
+  }
+  return paths;
+}
+
+struct IsaScope {
+  explicit IsaScope(cpu::Isa isa) { ok = cpu::SetIsa(isa, nullptr); }
+  ~IsaScope() { cpu::ResetIsa(); }
+  bool ok = false;
+};
+
+std::string Describe(const DepthwiseCase& c) {
+  return std::string(c.is_signed ? "int8" : "uint8") + " in " + std::to_string(c.batches) + "x" +
+         std::to_string(c.in_h) + "x" + std::to_string(c.in_w) + "x" + std::to_string(c.in_c) +
+         " dm " + std::to_string(c.multiplier) + " k " + std::to_string(c.kernel_h) + "x" +
+         std::to_string(c.kernel_w) + " s" + std::to_string(c.stride) + " d" +
+         std::to_string(c.dilation) + (c.padding == kTfLitePaddingSame ? " SAME" : " VALID");
+}
+
+// Random depthwise nodes, most with one input channel (the GEMM route) and some with more.
+TEST(QuantizedGluePaths, DepthwiseNodesMatchTheReferenceOnEveryPath) {
+  std::mt19937 rng(77);
+  auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % (hi - lo + 1)); };
+  int gemm_routed = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    DepthwiseCase c;
+    c.is_signed = trial % 4 != 3;
+    c.batches = pick(1, 2);
+    c.in_h = pick(1, 19);
+    c.in_w = pick(1, 17);
+    c.in_c = trial % 3 == 2 ? pick(2, 9) : 1;
+    c.multiplier = trial % 5 == 0 ? 1 : pick(2, 70);
+    c.kernel_h = pick(1, 10);
+    c.kernel_w = pick(1, 8);
+    c.stride = pick(1, 2);
+    c.dilation = trial % 7 == 0 ? 2 : 1;
+    c.padding = trial % 2 ? kTfLitePaddingSame : kTfLitePaddingValid;
+    if (c.padding == kTfLitePaddingValid) {
+      c.in_h += (c.kernel_h - 1) * c.dilation;
+      c.in_w += (c.kernel_w - 1) * c.dilation;
+    }
+    c.activation = trial % 3 == 0 ? kTfLiteActRelu6 : kTfLiteActNone;
+    c.per_channel = c.is_signed && trial % 2 == 0;
+    const int lo = c.is_signed ? -128 : 0, hi = c.is_signed ? 127 : 255;
+    c.input_zero_point = trial % 6 == 0 ? lo : trial % 6 == 1 ? hi : pick(lo, hi);
+    c.output_zero_point = pick(lo, hi);
+    c.weight_zero_point = c.is_signed ? 0 : pick(0, 255);
+    const uint32_t seed = 1000 + trial;
+    const Outcome want =
+        RunDepthwise(c, tflite::ops::builtin::Register_DEPTHWISE_CONV_2D_REF(), seed);
+    ASSERT_TRUE(want.error.empty()) << Describe(c) << ": " << want.error;
+    for (cpu::Isa isa : OptimizedPaths()) {
+      IsaScope scope(isa);
+      ASSERT_TRUE(scope.ok);
+      const Outcome got = RunDepthwise(c, tflite::ops::builtin::Register_DEPTHWISE_CONV_2D(), seed);
+      ASSERT_TRUE(got.error.empty()) << Describe(c) << ": " << got.error;
+      ASSERT_EQ(got.output, want.output)
+          << Describe(c) << " on " << cpu::IsaName(isa) << " (" << got.kernel << ")";
+      if (c.in_c == 1 && c.multiplier > 1) {
+        EXPECT_NE(got.kernel.find("qgemm"), std::string::npos) << Describe(c) << ": " << got.kernel;
+        ++gemm_routed;
+      }
+    }
+  }
+  EXPECT_GT(gemm_routed, 0);
+}
+
+}  // namespace
+}  // namespace octet
