@@ -36,14 +36,35 @@ struct PixelOrigin {
   int ix0;
 };
 
-PixelOrigin OriginOf(const QConvShape& s, const uint8_t* base, int r) {
-  const int pixels = s.out_h * s.out_w;
-  const int b = r / pixels;
-  const int oy = (r % pixels) / s.out_w;
-  const int ox = r % s.out_w;
-  return {base + static_cast<size_t>(b) * s.in_h * s.in_w * s.in_c, oy * s.stride_h - s.pad_h,
-          ox * s.stride_w - s.pad_w};
-}
+// Walks output pixels in order from a starting row: one division per tile, not per pixel
+// (with few output channels the divisions cost as much as the tile's MACs).
+class PixelCursor {
+ public:
+  PixelCursor(const QConvShape& s, const uint8_t* base, int r) : s_(s) {
+    const int pixels = s.out_h * s.out_w;
+    b_ = r / pixels;
+    oy_ = (r % pixels) / s.out_w;
+    ox_ = r % s.out_w;
+    image_ = base + static_cast<size_t>(b_) * image_bytes();
+  }
+  PixelOrigin origin() const {
+    return {image_, oy_ * s_.stride_h - s_.pad_h, ox_ * s_.stride_w - s_.pad_w};
+  }
+  void Next() {
+    if (++ox_ < s_.out_w) return;
+    ox_ = 0;
+    if (++oy_ < s_.out_h) return;
+    oy_ = 0;
+    ++b_;
+    image_ += image_bytes();
+  }
+
+ private:
+  size_t image_bytes() const { return static_cast<size_t>(s_.in_h) * s_.in_w * s_.in_c; }
+  const QConvShape& s_;
+  const uint8_t* image_;
+  int b_, oy_, ox_;
+};
 
 // A short copy in 8-, 4- and 1-byte moves: gathered pieces are a few bytes long.
 inline uint8_t* CopyShort(uint8_t* dst, const uint8_t* src, int n) {
@@ -67,9 +88,12 @@ class TileRows {
   // every tap pointer has a whole padded tap readable.
   bool Build(int row0, int rows) {
     padded_ok_ = true;
+    PixelCursor cursor(*src_.conv, src_.base, row0);
+    const PixelOrigin first = cursor.origin();
     for (int i = 0; i < mr_; ++i) {
-      const int r = row0 + (i < rows ? i : 0);
-      const PixelOrigin o = OriginOf(*src_.conv, src_.base, r);
+      // Rows past the tile's end repeat its first row.
+      const PixelOrigin o = i < rows ? cursor.origin() : first;
+      if (i < rows) cursor.Next();
       switch (packed_.layout) {
         case QGemmLayout::kTaps:
           Taps(o, i);
