@@ -36,6 +36,9 @@ const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa) {
 const QConvertKernel* QConvertKernelFor(cpu::Isa isa) {
   return Pick(isa, &kQConvertScalar, &kQConvertAvx2, &kQConvertAvx512Vnni);
 }
+const FGemmKernel* FGemmKernelFor(cpu::Isa isa) {
+  return Pick(isa, &kFGemmScalar, &kFGemmAvx2, &kFGemmAvx512);
+}
 #else
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
   return Pick<QGemmKernel>(isa, &kQGemmScalar, nullptr, nullptr);
@@ -48,6 +51,9 @@ const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa) {
 }
 const QConvertKernel* QConvertKernelFor(cpu::Isa isa) {
   return Pick<QConvertKernel>(isa, &kQConvertScalar, nullptr, nullptr);
+}
+const FGemmKernel* FGemmKernelFor(cpu::Isa isa) {
+  return Pick<FGemmKernel>(isa, &kFGemmScalar, nullptr, nullptr);
 }
 #endif
 

@@ -8,6 +8,7 @@
 #include "kernels/reference/conv_hybrid.h"
 #include "kernels/reference/integer_conv.h"
 #include "kernels/shape.h"
+#include "ops/nn/float_weighted.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
@@ -41,6 +42,8 @@ struct OpData {
   // Quantized (int8 / uint8 / int16x8) state and kernel choice.
   bool quantized = false;
   QuantizedWeighted quant;
+  // Float32 state: the optimized GEMM when prepare chose it.
+  FloatWeighted fast;
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
@@ -126,6 +129,11 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
     data->hybrid_kernel = &reference::HybridConv;
   } else if (!quantized) {
     data->kernel = &reference::Conv;
+    WeightedGeometry g = ConvLikeGeometry(WeightedOp::kConv, *input->dims, out_ch, filter_h,
+                                          filter_w, wh, ww, *params);
+    g.groups = groups;
+    TF_LITE_ENSURE_OK(context, PrepareFloatWeighted(context, node, g, t, p.act_min, p.act_max,
+                                                    reference_only, &data->fast));
   }
 
   return ResizeOutput(context, output, {batches, wh.out_size, ww.out_size, out_ch});
@@ -158,6 +166,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                         bias ? bias->data.f : nullptr, Shape::Of(output), output->data.f, scratch);
     return kTfLiteOk;
   }
+  if (EvalFloatWeighted(context, data->fast, t)) return kTfLiteOk;
   data->kernel(data->params, Shape::Of(input), input->data.f, Shape::Of(filter), filter->data.f,
                bias ? bias->data.f : nullptr, Shape::Of(output), output->data.f);
   return kTfLiteOk;

@@ -8,6 +8,7 @@
 
 #include "kernels/reference/fully_connected_hybrid.h"
 #include "kernels/reference/integer_conv.h"
+#include "ops/nn/float_weighted.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
@@ -43,6 +44,8 @@ struct OpData {
   // Quantized (int8 / uint8 / int16x8) state and kernel choice.
   bool quantized = false;
   QuantizedWeighted quant;
+  // Float32 state: the optimized GEMM when prepare chose it.
+  FloatWeighted fast;
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
@@ -113,6 +116,14 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
     data->hybrid_kernel = &reference::HybridFullyConnected;
   } else if (!quantized) {
     data->kernel = &reference::FullyConnected;
+    WeightedGeometry g;
+    g.op = WeightedOp::kFullyConnected;
+    g.rows = static_cast<int>(batches);
+    g.depth = depth;
+    g.units = units;
+    TF_LITE_ENSURE_OK(context,
+                      PrepareFloatWeighted(context, node, g, t, data->params.act_min,
+                                           data->params.act_max, reference_only, &data->fast));
   }
 
   std::vector<int> out_dims;
@@ -156,6 +167,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                         output->data.f);
     return kTfLiteOk;
   }
+  if (EvalFloatWeighted(context, data->fast, t)) return kTfLiteOk;
   data->kernel(data->params, data->batches, data->depth, data->units, input->data.f,
                weights->data.f, bias ? bias->data.f : nullptr, output->data.f);
   return kTfLiteOk;

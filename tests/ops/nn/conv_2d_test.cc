@@ -190,15 +190,17 @@ TEST(Nn_Conv2D, FusedActivations) {
 }
 
 TEST(Nn_Conv2D, ExactFloatOrderMatchesReference) {
-  // Values chosen so that float summation order matters: the kernel must add filter
-  // positions (y, x) first, then channels, and the bias last.
+  // Values chosen so that float summation order matters: the reference kernel must add
+  // filter positions (y, x) first, then channels, and the bias last. (The optimized kernels
+  // start from the bias and use FMA, as TFLite's optimized kernels do; they are checked
+  // against error bounds in tests/kernels/optimized/fgemm_test.cc.)
   OpModel m;
   const int input = m.AddInput({kTfLiteFloat32, {1, 1, 2, 2}});
   m.AddConstInput<float>({kTfLiteFloat32, {1, 1, 2, 2}}, {1, 1, 1, 1});
   m.AddConstInput<float>({kTfLiteFloat32, {1}}, {0.25f});
   const int output = m.AddOutput({kTfLiteFloat32, {}});
   ConvCase c;
-  m.SetBuiltinOp(tflite::BuiltinOperator_CONV_2D, tflite::ops::builtin::Register_CONV_2D(),
+  m.SetBuiltinOp(tflite::BuiltinOperator_CONV_2D, tflite::ops::builtin::Register_CONV_2D_REF(),
                  Params(c));
   ASSERT_EQ(m.Build(), kTfLiteOk) << m.error();
   m.SetInput<float>(input, {1e8f, 1.f, -1e8f, 1.f});

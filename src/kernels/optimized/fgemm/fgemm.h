@@ -1,0 +1,44 @@
+// float32 GEMM micro-kernels for CONV_2D and FULLY_CONNECTED: one tile of up to mr rows by up
+// to max_panels panels of nr columns, over ks taps of kc floats per row. Plain aggregates
+// only, so ISA translation units see no runtime types (see qgemm.h).
+//
+// Packed weights (FGemmPack): panel p (columns p*nr .. p*nr+nr-1) is panel_floats floats at
+// w + p * panel_floats: nr bias values, then for each tap s and channel k the nr weights of
+// (s, k). Columns past n hold zeros.
+#pragma once
+
+#include <cstddef>
+
+namespace octet::optimized {
+
+struct FGemmTile {
+  int mr = 0;  // rows in this tile, 1..kernel mr
+  int nc = 0;  // columns to write, 1..nr * max_panels
+  int kc = 0;  // floats per tap
+  int ks = 1;  // taps
+  // Tap s of row m is a[s * a_stride + m] (kc floats); a_stride is the kernel's mr.
+  const float* const* a = nullptr;
+  int a_stride = 0;
+  const float* w = nullptr;  // the tile's first panel
+  size_t panel_floats = 0;
+  float* c = nullptr;  // row m at c + m * c_row_stride
+  size_t c_row_stride = 0;
+  float act_min = 0.f;  // fused activation clamp
+  float act_max = 0.f;
+};
+
+using FGemmFn = void (*)(const FGemmTile& tile);
+
+struct FGemmKernel {
+  const char* name;
+  int mr;
+  int nr;
+  int max_panels;  // panels one call computes
+  FGemmFn run;
+};
+
+extern const FGemmKernel kFGemmScalar;
+extern const FGemmKernel kFGemmAvx2;
+extern const FGemmKernel kFGemmAvx512;
+
+}  // namespace octet::optimized

@@ -1,0 +1,147 @@
+#include "kernels/optimized/fgemm/fgemm_driver.h"
+
+#include <algorithm>
+
+#include "kernels/threads/thread_pool.h"
+
+namespace octet::optimized {
+namespace {
+
+// Tap pointers one tile's table holds (taps x rows); 32 KiB on the task's stack.
+constexpr int kMaxTable = 4096;
+// Largest mr the drivers' tables are sized for.
+constexpr int kMaxRows = 16;
+
+// Output pixels in order from a starting row: one division per tile, not per pixel.
+class PixelCursor {
+ public:
+  PixelCursor(const FConvShape& s, const float* input, int r) : s_(s) {
+    const int pixels = s.out_h * s.out_w;
+    const int b = r / pixels;
+    oy_ = (r % pixels) / s.out_w;
+    ox_ = r % s.out_w;
+    image_ = input + static_cast<size_t>(b) * image_floats();
+  }
+  // Fills the taps of the current pixel as row `row` of a table with `stride` rows per tap.
+  void Fill(const float* zero_row, const float** table, int stride, int row) const {
+    const int iy0 = oy_ * s_.stride_h - s_.pad_h;
+    const int ix0 = ox_ * s_.stride_w - s_.pad_w;
+    int tap = 0;
+    for (int fy = 0; fy < s_.kernel_h; ++fy) {
+      const int iy = iy0 + fy * s_.dilation_h;
+      const bool row_inside = iy >= 0 && iy < s_.in_h;
+      for (int fx = 0; fx < s_.kernel_w; ++fx, ++tap) {
+        const int ix = ix0 + fx * s_.dilation_w;
+        table[tap * stride + row] =
+            row_inside && ix >= 0 && ix < s_.in_w
+                ? image_ + (static_cast<size_t>(iy) * s_.in_w + static_cast<size_t>(ix)) *
+                               static_cast<size_t>(s_.in_c)
+                : zero_row;
+      }
+    }
+  }
+  void Next() {
+    if (++ox_ < s_.out_w) return;
+    ox_ = 0;
+    if (++oy_ < s_.out_h) return;
+    oy_ = 0;
+    image_ += image_floats();
+  }
+
+ private:
+  size_t image_floats() const {
+    return static_cast<size_t>(s_.in_h) * static_cast<size_t>(s_.in_w) *
+           static_cast<size_t>(s_.in_c);
+  }
+  const FConvShape& s_;
+  const float* image_;
+  int oy_, ox_;
+};
+
+// Splits rows x column blocks into tasks and runs `fill(row0, count, table)` + the kernel
+// for every tile. `fill` writes the tile's table (tap-major, kernel.mr rows per tap).
+template <typename Fill>
+void Run(const FGemmPacked& packed, int rows, int ks, FloatClamp clamp, float* output,
+         ThreadPool* pool, const Fill& fill) {
+  if (rows <= 0 || packed.n <= 0) return;  // an empty tensor: nothing to compute
+  const FGemmKernel& k = *packed.kernel;
+  const int mr = k.mr;
+  const int block_columns = k.nr * k.max_panels;
+  const int m_tiles = (rows + mr - 1) / mr;
+  const int n_blocks = (packed.n + block_columns - 1) / block_columns;
+  const int threads = pool ? pool->threads() : 1;
+  // Rows are split first; columns too when there are too few row tiles to keep threads busy.
+  const int col_tasks =
+      m_tiles >= 2 * threads ? 1 : std::max(1, std::min(n_blocks, 2 * threads / m_tiles));
+  const int row_tasks = static_cast<int>(std::max<size_t>(
+      1,
+      SuggestedTaskCount(static_cast<size_t>(m_tiles), threads) / static_cast<size_t>(col_tasks)));
+  const int tiles_per_task = (m_tiles + row_tasks - 1) / row_tasks;
+  const int blocks_per_task = (n_blocks + col_tasks - 1) / col_tasks;
+
+  auto task = [&](size_t index) {
+    const int rt = static_cast<int>(index) / col_tasks;
+    const int ct = static_cast<int>(index) % col_tasks;
+    const int block_begin = ct * blocks_per_task;
+    const int block_end = std::min(n_blocks, block_begin + blocks_per_task);
+    const float* table[kMaxTable];
+    const int tile_end = std::min(m_tiles, (rt + 1) * tiles_per_task);
+    for (int tile = rt * tiles_per_task; tile < tile_end; ++tile) {
+      const int row0 = tile * mr;
+      const int count = std::min(mr, rows - row0);
+      fill(row0, count, table);
+      for (int block = block_begin; block < block_end; ++block) {
+        const int col0 = block * block_columns;
+        FGemmTile t;
+        t.mr = count;
+        t.nc = std::min(block_columns, packed.n - col0);
+        t.kc = packed.kc;
+        t.ks = ks;
+        t.a = table;
+        t.a_stride = mr;
+        t.w = packed.panels + static_cast<size_t>(col0 / k.nr) * packed.panel_floats;
+        t.panel_floats = packed.panel_floats;
+        t.c = output + static_cast<size_t>(row0) * static_cast<size_t>(packed.n) +
+              static_cast<size_t>(col0);
+        t.c_row_stride = static_cast<size_t>(packed.n);
+        t.act_min = clamp.min;
+        t.act_max = clamp.max;
+        k.run(t);
+      }
+    }
+  };
+  const size_t tasks = static_cast<size_t>(row_tasks) * static_cast<size_t>(col_tasks);
+  if (pool) {
+    pool->ParallelFor(tasks, task);
+  } else {
+    for (size_t i = 0; i < tasks; ++i) task(i);
+  }
+}
+
+}  // namespace
+
+bool FGemmDriverSupportsTaps(const FGemmKernel& kernel, int taps) {
+  return taps >= 1 && kernel.mr <= kMaxRows && static_cast<long>(taps) * kernel.mr <= kMaxTable;
+}
+
+void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const float* input,
+                  const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool) {
+  const int rows = shape.batches * shape.out_h * shape.out_w;
+  const int mr = packed.kernel->mr;
+  Run(packed, rows, packed.ks, clamp, output, pool, [&](int row0, int count, const float** table) {
+    PixelCursor cursor(shape, input, row0);
+    for (int i = 0; i < count; ++i, cursor.Next()) cursor.Fill(zero_row, table, mr, i);
+    // Rows past the tile's end are never written; the kernel reads only `count` rows.
+  });
+}
+
+void RunFGemmRows(const FGemmPacked& packed, int rows, const float* input, size_t row_stride,
+                  FloatClamp clamp, float* output, ThreadPool* pool) {
+  Run(packed, rows, 1, clamp, output, pool, [&](int row0, int count, const float** table) {
+    for (int i = 0; i < count; ++i) {
+      table[i] = input + static_cast<size_t>(row0 + i) * row_stride;
+    }
+  });
+}
+
+}  // namespace octet::optimized

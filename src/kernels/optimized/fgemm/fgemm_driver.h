@@ -1,0 +1,38 @@
+// Runs a packed float GEMM over a convolution's input (an indirection table per tile: one
+// pointer per tap and row, padding taps pointing at a row of zeros, so no im2col copy) or
+// over dense rows (FULLY_CONNECTED, 1x1 stride-1 convolutions), split into tasks across the
+// thread pool. Portable code: it only prepares pointers and calls the micro-kernel.
+#pragma once
+
+#include <cstddef>
+
+#include "kernels/optimized/fgemm/fgemm_pack.h"
+#include "kernels/optimized/window.h"
+
+namespace octet {
+class ThreadPool;
+}
+
+namespace octet::optimized {
+
+// NHWC input, one group; the packed weights have ks = kernel_h * kernel_w taps of kc = in_c.
+using FConvShape = Window2D;
+
+// Whether the driver runs a convolution of `taps` taps with `kernel` (its table is bounded).
+bool FGemmDriverSupportsTaps(const FGemmKernel& kernel, int taps);
+
+// The fused activation clamp of the output.
+struct FloatClamp {
+  float min;
+  float max;
+};
+
+// output[b, oy, ox, :] for every output pixel; `zero_row` holds in_c zeros (padding taps).
+void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const float* input,
+                  const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool);
+
+// output[r, :] = GEMM of input row r (kc floats at input + r * row_stride), r in [0, rows).
+void RunFGemmRows(const FGemmPacked& packed, int rows, const float* input, size_t row_stride,
+                  FloatClamp clamp, float* output, ThreadPool* pool);
+
+}  // namespace octet::optimized

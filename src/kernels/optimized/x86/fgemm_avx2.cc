@@ -1,0 +1,101 @@
+// float32 GEMM micro-kernel for AVX2 + FMA: a tile of 6 rows x 2 panels of 8 columns, 12 ymm
+// accumulators (of 16 registers), one FMA per row, panel and channel with the row's value
+// broadcast.
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "kernels/optimized/fgemm/fgemm.h"
+
+namespace octet::optimized {
+namespace {
+
+constexpr int kMr = 6;
+constexpr int kNr = 8;
+constexpr int kPanels = 2;
+
+// Stores the first `columns` (< 8) floats of v.
+static inline void StorePartial(float* c, __m256 v, int columns) {
+  alignas(32) float lanes[kNr];
+  _mm256_store_ps(lanes, v);
+  for (int j = 0; j < columns; ++j) c[j] = lanes[j];
+}
+
+template <int MR, int NP>
+void Kernel(const FGemmTile& t) {
+  const int kc = t.kc;
+  const int ks = t.ks;
+  const size_t pstride = t.panel_floats;
+  __m256 acc[MR][NP];
+#pragma GCC unroll 2
+  for (int p = 0; p < NP; ++p) {
+    const __m256 bias = _mm256_loadu_ps(t.w + p * pstride);
+#pragma GCC unroll 6
+    for (int m = 0; m < MR; ++m) acc[m][p] = bias;
+  }
+  const float* w = t.w + kNr;
+  for (int s = 0; s < ks; ++s) {
+    const float* rows[MR];
+#pragma GCC unroll 6
+    for (int m = 0; m < MR; ++m) rows[m] = t.a[s * t.a_stride + m];
+    for (int k = 0; k < kc; ++k, w += kNr) {
+      __m256 wv[NP];
+#pragma GCC unroll 2
+      for (int p = 0; p < NP; ++p) wv[p] = _mm256_loadu_ps(w + p * pstride);
+#pragma GCC unroll 6
+      for (int m = 0; m < MR; ++m) {
+        const __m256 x = _mm256_broadcast_ss(rows[m] + k);
+#pragma GCC unroll 2
+        for (int p = 0; p < NP; ++p) acc[m][p] = _mm256_fmadd_ps(x, wv[p], acc[m][p]);
+      }
+    }
+  }
+  const __m256 lo = _mm256_set1_ps(t.act_min);
+  const __m256 hi = _mm256_set1_ps(t.act_max);
+#pragma GCC unroll 2
+  for (int p = 0; p < NP; ++p) {
+    const int columns = t.nc - p * kNr;
+#pragma GCC unroll 6
+    for (int m = 0; m < MR; ++m) {
+      const __m256 y = _mm256_min_ps(_mm256_max_ps(acc[m][p], lo), hi);
+      float* c = t.c + static_cast<size_t>(m) * t.c_row_stride + p * kNr;
+      if (columns >= kNr) {
+        _mm256_storeu_ps(c, y);
+      } else {
+        StorePartial(c, y, columns);
+      }
+    }
+  }
+}
+
+template <int MR>
+void RunPanels(const FGemmTile& t) {
+  if (t.nc > kNr) {
+    Kernel<MR, 2>(t);
+  } else {
+    Kernel<MR, 1>(t);
+  }
+}
+
+void Run(const FGemmTile& t) {
+  switch (t.mr) {
+    case 1:
+      return RunPanels<1>(t);
+    case 2:
+      return RunPanels<2>(t);
+    case 3:
+      return RunPanels<3>(t);
+    case 4:
+      return RunPanels<4>(t);
+    case 5:
+      return RunPanels<5>(t);
+    default:
+      return RunPanels<6>(t);
+  }
+}
+
+}  // namespace
+
+const FGemmKernel kFGemmAvx2 = {"fgemm_avx2_6x16", kMr, kNr, kPanels, &Run};
+
+}  // namespace octet::optimized

@@ -1,0 +1,37 @@
+// The float32 CONV_2D and FULLY_CONNECTED on the optimized GEMM kernels (fgemm). Prepare
+// packs the weights into persistent memory when the active kernel path has a kernel and the
+// node qualifies (float32, constant weights and bias, one group); otherwise, or when pinned
+// to the reference (OCTET_ISA=reference, Register_X_REF), the op keeps its reference kernel.
+// Results equal the reference's within float rounding (summation order, FMA), not bit for bit.
+#pragma once
+
+#include "kernels/optimized/fgemm/fgemm_driver.h"
+#include "ops/nn/nn_quant.h"
+#include "ops/nn/quantized_weighted.h"
+#include "tensorflow/lite/c/common.h"
+
+namespace octet::ops::nn {
+
+struct FloatWeighted {
+  bool optimized = false;
+  WeightedGeometry geometry;
+  bool dense = false;  // FULLY_CONNECTED, or a 1x1 stride-1 unpadded convolution
+  optimized::FGemmPacked gemm;
+  const float* zero_row = nullptr;  // in_c zeros: the padding taps
+  optimized::FloatClamp clamp{0.f, 0.f};
+  // Packing cache: a re-prepare (after a resize) keeps the packed weights.
+  const void* packed_weights = nullptr;
+  const void* packed_kernel = nullptr;
+};
+
+// Chooses the kernel and packs; records the node's kernel name. Fails only when out of memory.
+TfLiteStatus PrepareFloatWeighted(TfLiteContext* context, TfLiteNode* node,
+                                  const WeightedGeometry& geometry,
+                                  const WeightedOpTensors& tensors, float act_min, float act_max,
+                                  bool reference_only, FloatWeighted* f);
+
+// Runs the optimized kernel; false when prepare chose the reference (the caller runs it).
+bool EvalFloatWeighted(TfLiteContext* context, const FloatWeighted& f,
+                       const WeightedOpTensors& tensors);
+
+}  // namespace octet::ops::nn
