@@ -39,6 +39,9 @@ const QConvertKernel* QConvertKernelFor(cpu::Isa isa) {
 const FGemmKernel* FGemmKernelFor(cpu::Isa isa) {
   return Pick(isa, &kFGemmScalar, &kFGemmAvx2, &kFGemmAvx512);
 }
+const FDwKernel* FDwKernelFor(cpu::Isa isa) {
+  return Pick(isa, &kFDwScalar, &kFDwAvx2, &kFDwAvx512);
+}
 #else
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
   return Pick<QGemmKernel>(isa, &kQGemmScalar, nullptr, nullptr);
@@ -54,6 +57,9 @@ const QConvertKernel* QConvertKernelFor(cpu::Isa isa) {
 }
 const FGemmKernel* FGemmKernelFor(cpu::Isa isa) {
   return Pick<FGemmKernel>(isa, &kFGemmScalar, nullptr, nullptr);
+}
+const FDwKernel* FDwKernelFor(cpu::Isa isa) {
+  return Pick<FDwKernel>(isa, &kFDwScalar, nullptr, nullptr);
 }
 #endif
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/fdw/fdw.h"
 #include "kernels/optimized/fgemm/fgemm.h"
 #include "kernels/optimized/qbinary/qbinary.h"
 #include "kernels/optimized/qconvert/qconvert.h"
@@ -18,5 +19,6 @@ const QDwKernel* QDwKernelFor(cpu::Isa isa);
 const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa);
 const QConvertKernel* QConvertKernelFor(cpu::Isa isa);
 const FGemmKernel* FGemmKernelFor(cpu::Isa isa);
+const FDwKernel* FDwKernelFor(cpu::Isa isa);
 
 }  // namespace octet::optimized

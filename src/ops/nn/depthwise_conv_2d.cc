@@ -8,6 +8,7 @@
 #include "kernels/reference/depthwise_conv_hybrid.h"
 #include "kernels/reference/integer_conv.h"
 #include "kernels/shape.h"
+#include "ops/nn/float_weighted.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
@@ -40,6 +41,8 @@ struct OpData {
   // Quantized (int8 / uint8 / int16x8) state and kernel choice.
   bool quantized = false;
   QuantizedWeighted quant;
+  // Float32 state: the optimized kernel when prepare chose it.
+  FloatWeighted fast;
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
@@ -129,6 +132,11 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
     data->hybrid_kernel = &reference::HybridDepthwiseConv;
   } else if (!quantized) {
     data->kernel = &reference::DepthwiseConv;
+    WeightedGeometry g = ConvLikeGeometry(WeightedOp::kDepthwise, *input->dims, out_ch, filter_h,
+                                          filter_w, wh, ww, *params);
+    g.depth_multiplier = multiplier;
+    TF_LITE_ENSURE_OK(context, PrepareFloatWeighted(context, node, g, t, p.act_min, p.act_max,
+                                                    reference_only, &data->fast));
   }
 
   return ResizeOutput(context, output, {batches, wh.out_size, ww.out_size, out_ch});
@@ -160,6 +168,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                         HybridScratchView(context, data->scratch));
     return kTfLiteOk;
   }
+  if (EvalFloatWeighted(context, data->fast, t)) return kTfLiteOk;
   data->kernel(data->params, Shape::Of(input), input->data.f, Shape::Of(filter), filter->data.f,
                bias ? bias->data.f : nullptr, Shape::Of(output), output->data.f);
   return kTfLiteOk;

@@ -1,6 +1,7 @@
 #include "ops/nn/float_weighted.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/dispatch.h"
@@ -18,7 +19,21 @@ bool Qualifies(const WeightedGeometry& g, const WeightedOpTensors& t) {
   if (t.input->type != kTfLiteFloat32 || t.weights->type != kTfLiteFloat32) return false;
   if (t.bias != nullptr && t.bias->type != kTfLiteFloat32) return false;
   if (!IsConstant(t.weights) || !IsConstant(t.bias)) return false;
-  return g.op == WeightedOp::kFullyConnected || (g.op == WeightedOp::kConv && g.groups == 1);
+  switch (g.op) {
+    case WeightedOp::kFullyConnected:
+      return true;
+    case WeightedOp::kConv:
+      return g.groups == 1;
+    case WeightedOp::kDepthwise:
+      return g.depth_multiplier == 1 ? optimized::FDepthwiseSupportsTaps(g.kernel_h * g.kernel_w)
+                                     : g.in_c == 1;
+  }
+  return false;
+}
+
+// A depthwise node with one input channel runs as a convolution on fgemm.
+bool DepthwiseAsConv(const WeightedGeometry& g) {
+  return g.op == WeightedOp::kDepthwise && g.depth_multiplier > 1 && g.in_c == 1;
 }
 
 bool IsPointwise(const WeightedGeometry& g) {
@@ -26,12 +41,24 @@ bool IsPointwise(const WeightedGeometry& g) {
          g.stride_w == 1 && g.pad_h == 0 && g.pad_w == 0 && g.in_h == g.out_h && g.in_w == g.out_w;
 }
 
-// Packs into persistent memory: the panels, then (convolutions) a row of in_c zeros.
-bool Pack(TfLiteContext* context, const optimized::FGemmKernel& kernel, const WeightedGeometry& g,
-          const WeightedOpTensors& t, FloatWeighted* f) {
-  const bool conv = g.op == WeightedOp::kConv;
+// Packs for fgemm into persistent memory: the panels, then (convolutions) a row of in_c
+// zeros.
+bool PackGemm(TfLiteContext* context, const optimized::FGemmKernel& kernel,
+              const WeightedGeometry& g, const WeightedOpTensors& t, FloatWeighted* f) {
+  const bool conv = g.op != WeightedOp::kFullyConnected;
   optimized::FGemmWeightsDesc d;
   d.weights = t.weights->data.f;
+  // Depthwise filters are [1][taps][channels]; the packer reads [channels][taps][1].
+  std::vector<float> transposed;
+  if (g.op == WeightedOp::kDepthwise) {
+    const size_t taps = static_cast<size_t>(g.kernel_h) * static_cast<size_t>(g.kernel_w);
+    const size_t channels = static_cast<size_t>(g.out_c);
+    transposed.resize(taps * channels);
+    for (size_t c = 0; c < channels; ++c) {
+      for (size_t k = 0; k < taps; ++k) transposed[c * taps + k] = d.weights[k * channels + c];
+    }
+    d.weights = transposed.data();
+  }
   d.bias = t.bias ? t.bias->data.f : nullptr;
   d.n = conv ? g.out_c : g.units;
   d.ks = conv ? g.kernel_h * g.kernel_w : 1;
@@ -48,6 +75,22 @@ bool Pack(TfLiteContext* context, const optimized::FGemmKernel& kernel, const We
   return true;
 }
 
+// Packs for fdw: the blocks, then a row of in_c zeros.
+bool PackDepthwise(TfLiteContext* context, const optimized::FDwKernel& kernel,
+                   const WeightedGeometry& g, const WeightedOpTensors& t, FloatWeighted* f) {
+  const int ks = g.kernel_h * g.kernel_w;
+  const size_t packed_floats = optimized::FDwPackedFloats(kernel, g.out_c, ks);
+  const size_t zero_floats = static_cast<size_t>(g.in_c);
+  auto* buffer = static_cast<float*>(
+      context->AllocatePersistentBuffer(context, (packed_floats + zero_floats) * sizeof(float)));
+  if (buffer == nullptr) return false;
+  f->dw = optimized::FDwPack(kernel, t.weights->data.f, t.bias ? t.bias->data.f : nullptr, g.out_c,
+                             ks, buffer);
+  std::fill(buffer + packed_floats, buffer + packed_floats + zero_floats, 0.f);
+  f->zero_row = buffer + packed_floats;
+  return true;
+}
+
 }  // namespace
 
 TfLiteStatus PrepareFloatWeighted(TfLiteContext* context, TfLiteNode* node,
@@ -58,18 +101,30 @@ TfLiteStatus PrepareFloatWeighted(TfLiteContext* context, TfLiteNode* node,
   f->geometry = g;
   f->clamp = {act_min, act_max};
   f->dense = g.op == WeightedOp::kFullyConnected || IsPointwise(g);
+  f->depthwise = g.op == WeightedOp::kDepthwise && !DepthwiseAsConv(g);
   const cpu::Isa isa = reference_only ? cpu::Isa::kReference : cpu::ActiveIsa();
-  const optimized::FGemmKernel* kernel =
-      isa == cpu::Isa::kReference ? nullptr : optimized::FGemmKernelFor(isa);
-  if (kernel != nullptr && Qualifies(g, t)) {
-    const bool cached = f->packed_weights == t.weights->data.raw && f->packed_kernel == kernel;
-    f->optimized = cached || Pack(context, *kernel, g, t, f);
+  const char* name = "reference";
+  if (isa != cpu::Isa::kReference && Qualifies(g, t)) {
+    const void* kernel = nullptr;
+    if (f->depthwise) {
+      const optimized::FDwKernel* dw = optimized::FDwKernelFor(isa);
+      kernel = dw;
+      const bool cached = f->packed_weights == t.weights->data.raw && f->packed_kernel == kernel;
+      f->optimized = dw != nullptr && (cached || PackDepthwise(context, *dw, g, t, f));
+      if (f->optimized) name = dw->name;
+    } else {
+      const optimized::FGemmKernel* gemm = optimized::FGemmKernelFor(isa);
+      kernel = gemm;
+      const bool cached = f->packed_weights == t.weights->data.raw && f->packed_kernel == kernel;
+      f->optimized = gemm != nullptr && (cached || PackGemm(context, *gemm, g, t, f));
+      if (f->optimized) name = gemm->name;
+    }
     if (f->optimized) {
       f->packed_weights = t.weights->data.raw;
       f->packed_kernel = kernel;
     }
   }
-  SetNodeKernelName(context, node, f->optimized ? kernel->name : "reference");
+  SetNodeKernelName(context, node, name);
   return kTfLiteOk;
 }
 
@@ -82,6 +137,8 @@ bool EvalFloatWeighted(TfLiteContext* context, const FloatWeighted& f, const Wei
   if (g.op == WeightedOp::kFullyConnected) {
     optimized::RunFGemmRows(f.gemm, g.rows, input, static_cast<size_t>(g.depth), f.clamp, output,
                             pool);
+  } else if (f.depthwise) {
+    optimized::RunFDepthwise(f.dw, g, input, f.zero_row, f.clamp, output, pool);
   } else if (f.dense) {
     optimized::RunFGemmRows(f.gemm, g.batches * g.in_h * g.in_w, input, static_cast<size_t>(g.in_c),
                             f.clamp, output, pool);

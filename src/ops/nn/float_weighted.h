@@ -1,10 +1,13 @@
-// The float32 CONV_2D and FULLY_CONNECTED on the optimized GEMM kernels (fgemm). Prepare
+// The float32 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED on the optimized kernels:
+// fgemm for convolutions and FC, fdw for depthwise with multiplier 1, and fgemm again for a
+// depthwise with one input channel (a convolution whose channels are the multiplier). Prepare
 // packs the weights into persistent memory when the active kernel path has a kernel and the
 // node qualifies (float32, constant weights and bias, one group); otherwise, or when pinned
 // to the reference (OCTET_ISA=reference, Register_X_REF), the op keeps its reference kernel.
 // Results equal the reference's within float rounding (summation order, FMA), not bit for bit.
 #pragma once
 
+#include "kernels/optimized/fdw/fdw_driver.h"
 #include "kernels/optimized/fgemm/fgemm_driver.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/quantized_weighted.h"
@@ -15,8 +18,10 @@ namespace octet::ops::nn {
 struct FloatWeighted {
   bool optimized = false;
   WeightedGeometry geometry;
-  bool dense = false;  // FULLY_CONNECTED, or a 1x1 stride-1 unpadded convolution
+  bool dense = false;      // FULLY_CONNECTED, or a 1x1 stride-1 unpadded convolution
+  bool depthwise = false;  // runs fdw (else fgemm)
   optimized::FGemmPacked gemm;
+  optimized::FDwPacked dw;
   const float* zero_row = nullptr;  // in_c zeros: the padding taps
   optimized::FloatClamp clamp{0.f, 0.f};
   // Packing cache: a re-prepare (after a resize) keeps the packed weights.

@@ -1,8 +1,6 @@
 // The float GEMM micro-kernels of every path this CPU runs, through the packer and the
 // drivers: random convolutions and fully-connected layers against an exact (double)
-// computation. Float results depend on summation order and FMA, so the check is the
-// classical bound for any order of a K-term sum: |got - exact| <= (K + 1) u Σ|terms|, u = 2^-24
-// (with margin), applied after the clamp, which cannot increase an error.
+// computation, within the rounding bound of float_test_util.h.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,11 +14,18 @@
 #include "kernels/optimized/dispatch.h"
 #include "kernels/optimized/fgemm/fgemm_driver.h"
 #include "kernels/optimized/fgemm/fgemm_pack.h"
+#include "kernels/optimized/float_test_util.h"
 #include "kernels/optimized/quant_test_util.h"
 #include "kernels/threads/thread_pool.h"
 
 namespace octet::optimized {
 namespace {
+
+using testing::Expected;
+using testing::ExpectWithin;
+using testing::Finish;
+using testing::RandomClamp;
+using testing::RandomFloats;
 
 std::vector<cpu::Isa> SupportedPaths() {
   std::vector<cpu::Isa> paths;
@@ -28,47 +33,6 @@ std::vector<cpu::Isa> SupportedPaths() {
     if (FGemmKernelFor(isa) != nullptr) paths.push_back(isa);
   }
   return paths;
-}
-
-std::vector<float> RandomFloats(std::mt19937& rng, size_t n, float lo, float hi) {
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<float> v(n);
-  for (float& x : v) x = d(rng);
-  return v;
-}
-
-FloatClamp RandomClamp(std::mt19937& rng) {
-  switch (rng() % 4) {
-    case 0:
-      return {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()};
-    case 1:
-      return {0.f, std::numeric_limits<float>::max()};  // RELU
-    case 2:
-      return {0.f, 6.f};  // RELU6
-    default:
-      return {-1.f, 1.f};  // RELU_N1_TO_1
-  }
-}
-
-// Expected value and error bound of one output.
-struct Expected {
-  double value;
-  double bound;
-};
-
-Expected Finish(double sum, double magnitude, int terms, FloatClamp clamp) {
-  const double u = std::ldexp(1.0, -24);
-  const double value = std::min(std::max(sum, double{clamp.min}), double{clamp.max});
-  return {value, 2.0 * (terms + 2) * u * magnitude + 1e-30};
-}
-
-void ExpectWithin(const std::vector<float>& got, const std::vector<Expected>& want,
-                  const std::string& label) {
-  ASSERT_EQ(got.size(), want.size()) << label;
-  for (size_t i = 0; i < got.size(); ++i) {
-    ASSERT_LE(std::fabs(got[i] - want[i].value), want[i].bound)
-        << label << ": output " << i << " got " << got[i] << " want " << want[i].value;
-  }
 }
 
 struct ConvCase {

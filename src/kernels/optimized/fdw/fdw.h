@@ -1,0 +1,37 @@
+// float32 depthwise-convolution micro-kernels (depth multiplier 1): per output pixel and
+// channel, acc = bias[c] + Σ_taps x[tap][c] * w[tap][c], then the activation clamp. Padding
+// taps point at a row of zeros. Plain aggregates only (see qgemm.h).
+//
+// Packed weights (FDwPack): per block of `block` channels, `block` biases then, per tap,
+// the block's `block` weights; channels past the last are zero.
+#pragma once
+
+#include <cstddef>
+
+namespace octet::optimized {
+
+struct FDwTile {
+  int pixels = 0;                   // output pixels in this call
+  int channels = 0;                 // channels (input = output)
+  int ks = 0;                       // taps per pixel
+  const float* const* a = nullptr;  // pixel p's tap t (its channel 0): a[p * ks + t]
+  const float* w = nullptr;         // packed weights
+  float* c = nullptr;               // output pixel 0, channel 0
+  size_t c_pixel_stride = 0;        // floats between output pixels
+  float act_min = 0.f;
+  float act_max = 0.f;
+};
+
+using FDwFn = void (*)(const FDwTile& tile);
+
+struct FDwKernel {
+  const char* name;
+  int block;  // channels per step
+  FDwFn run;
+};
+
+extern const FDwKernel kFDwScalar;
+extern const FDwKernel kFDwAvx2;
+extern const FDwKernel kFDwAvx512;
+
+}  // namespace octet::optimized

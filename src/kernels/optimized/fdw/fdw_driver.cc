@@ -1,0 +1,103 @@
+#include "kernels/optimized/fdw/fdw_driver.h"
+
+#include <algorithm>
+
+#include "kernels/threads/thread_pool.h"
+
+namespace octet::optimized {
+namespace {
+
+constexpr int kMaxTaps = 64;
+constexpr int kPixelsPerCall = 32;  // the table is kPixelsPerCall * kMaxTaps pointers
+
+size_t Blocks(const FDwKernel& kernel, int channels) {
+  return static_cast<size_t>((channels + kernel.block - 1) / kernel.block);
+}
+
+}  // namespace
+
+size_t FDwPackedFloats(const FDwKernel& kernel, int channels, int ks) {
+  return Blocks(kernel, channels) * static_cast<size_t>(kernel.block) *
+         (1 + static_cast<size_t>(ks));
+}
+
+FDwPacked FDwPack(const FDwKernel& kernel, const float* weights, const float* bias, int channels,
+                  int ks, float* buffer) {
+  const size_t block = static_cast<size_t>(kernel.block);
+  std::fill(buffer, buffer + FDwPackedFloats(kernel, channels, ks), 0.f);
+  for (size_t b = 0; b < Blocks(kernel, channels); ++b) {
+    float* out = buffer + b * block * (1 + static_cast<size_t>(ks));
+    for (size_t j = 0; j < block; ++j) {
+      const size_t c = b * block + j;
+      if (c >= static_cast<size_t>(channels)) break;
+      out[j] = bias ? bias[c] : 0.f;
+      for (size_t t = 0; t < static_cast<size_t>(ks); ++t) {
+        out[block * (1 + t) + j] = weights[t * static_cast<size_t>(channels) + c];
+      }
+    }
+  }
+  FDwPacked packed;
+  packed.kernel = &kernel;
+  packed.w = buffer;
+  packed.channels = channels;
+  packed.ks = ks;
+  return packed;
+}
+
+bool FDepthwiseSupportsTaps(int taps) { return taps >= 1 && taps <= kMaxTaps; }
+
+void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* input,
+                   const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool) {
+  const int rows = s.batches * s.out_h;
+  if (rows <= 0 || s.out_w <= 0 || packed.channels <= 0) return;
+  const size_t channels = static_cast<size_t>(packed.channels);
+  const int threads = pool ? pool->threads() : 1;
+  const int tasks = static_cast<int>(SuggestedTaskCount(static_cast<size_t>(rows), threads));
+  const int rows_per_task = (rows + tasks - 1) / tasks;
+  auto task = [&](size_t index) {
+    const float* table[kPixelsPerCall * kMaxTaps];
+    const int row_end = std::min(rows, (static_cast<int>(index) + 1) * rows_per_task);
+    for (int row = static_cast<int>(index) * rows_per_task; row < row_end; ++row) {
+      const int b = row / s.out_h;
+      const int oy = row % s.out_h;
+      const float* image = input + static_cast<size_t>(b) * s.in_h * s.in_w * channels;
+      float* out_row = output + static_cast<size_t>(row) * s.out_w * channels;
+      const int iy0 = oy * s.stride_h - s.pad_h;
+      for (int ox0 = 0; ox0 < s.out_w; ox0 += kPixelsPerCall) {
+        const int pixels = std::min(kPixelsPerCall, s.out_w - ox0);
+        const float** entry = table;
+        for (int p = 0; p < pixels; ++p) {
+          const int ix0 = (ox0 + p) * s.stride_w - s.pad_w;
+          for (int fy = 0; fy < s.kernel_h; ++fy) {
+            const int iy = iy0 + fy * s.dilation_h;
+            const bool row_inside = iy >= 0 && iy < s.in_h;
+            for (int fx = 0; fx < s.kernel_w; ++fx) {
+              const int ix = ix0 + fx * s.dilation_w;
+              *entry++ = row_inside && ix >= 0 && ix < s.in_w
+                             ? image + (static_cast<size_t>(iy) * s.in_w + ix) * channels
+                             : zero_row;
+            }
+          }
+        }
+        FDwTile t;
+        t.pixels = pixels;
+        t.channels = packed.channels;
+        t.ks = packed.ks;
+        t.a = table;
+        t.w = packed.w;
+        t.c = out_row + static_cast<size_t>(ox0) * channels;
+        t.c_pixel_stride = channels;
+        t.act_min = clamp.min;
+        t.act_max = clamp.max;
+        packed.kernel->run(t);
+      }
+    }
+  };
+  if (pool) {
+    pool->ParallelFor(static_cast<size_t>(tasks), task);
+  } else {
+    for (int i = 0; i < tasks; ++i) task(static_cast<size_t>(i));
+  }
+}
+
+}  // namespace octet::optimized

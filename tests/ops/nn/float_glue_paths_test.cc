@@ -1,0 +1,213 @@
+// The float weighted glue's variant choice, per node, on every kernel path this CPU runs:
+// random single-node CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED graphs through the builtin
+// registration against the same graph on the *_REF registration. The micro-kernels have their
+// own error-bound tests (tests/kernels/optimized); these cover which kernel a node gets and how
+// its weights are laid out for it, so the tolerance is the worst-case rounding bound for
+// values in [-1, 1] (a misplaced weight is off by far more).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/cpu/cpu_features.h"
+#include "octet/kernel_info.h"
+#include "ops/nn/nn_ops.h"
+#include "tensorflow/lite/c/builtin_op_data.h"
+#include "tensorflow/lite/schema/schema_generated.h"
+#include "util/op_model.h"
+
+namespace octet {
+namespace {
+
+using testing::OpModel;
+namespace builtin = tflite::ops::builtin;
+
+enum class Kind { kConv, kDepthwise, kFullyConnected };
+
+struct NodeCase {
+  Kind kind = Kind::kConv;
+  std::vector<int> input, filter;
+  int channels = 1;  // output channels / units (the bias size)
+  int stride = 1, dilation = 1, multiplier = 1;
+  TfLitePadding padding = kTfLitePaddingSame;
+  TfLiteFusedActivation activation = kTfLiteActNone;
+  int terms = 1;  // products per output
+  std::string Describe() const {
+    std::string s = kind == Kind::kConv ? "conv" : kind == Kind::kDepthwise ? "dw" : "fc";
+    s += " in";
+    for (int d : input) s += " " + std::to_string(d);
+    s += " filter";
+    for (int d : filter) s += " " + std::to_string(d);
+    return s + " s" + std::to_string(stride) + " d" + std::to_string(dilation) + " m" +
+           std::to_string(multiplier);
+  }
+};
+
+struct Outcome {
+  std::vector<float> output;
+  std::string kernel;
+  std::string error;
+};
+
+std::vector<float> Uniform(size_t n, std::mt19937& rng) {
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(rng);
+  return v;
+}
+
+size_t Count(const std::vector<int>& shape) {
+  size_t n = 1;
+  for (int d : shape) n *= static_cast<size_t>(d);
+  return n;
+}
+
+Outcome RunNode(const NodeCase& c, bool reference, uint32_t seed) {
+  std::mt19937 rng(seed);
+  OpModel m;
+  const int input = m.AddInput({kTfLiteFloat32, c.input});
+  m.AddConstInput<float>({kTfLiteFloat32, c.filter}, Uniform(Count(c.filter), rng));
+  m.AddConstInput<float>({kTfLiteFloat32, {c.channels}}, Uniform(c.channels, rng));
+  const int output = m.AddOutput({kTfLiteFloat32, {}});
+  switch (c.kind) {
+    case Kind::kConv: {
+      TfLiteConvParams p{};
+      p.padding = c.padding;
+      p.stride_width = p.stride_height = c.stride;
+      p.dilation_width_factor = p.dilation_height_factor = c.dilation;
+      p.activation = c.activation;
+      m.SetBuiltinOp(tflite::BuiltinOperator_CONV_2D,
+                     reference ? builtin::Register_CONV_2D_REF() : builtin::Register_CONV_2D(), p);
+      break;
+    }
+    case Kind::kDepthwise: {
+      TfLiteDepthwiseConvParams p{};
+      p.padding = c.padding;
+      p.stride_width = p.stride_height = c.stride;
+      p.dilation_width_factor = p.dilation_height_factor = c.dilation;
+      p.depth_multiplier = c.multiplier;
+      p.activation = c.activation;
+      m.SetBuiltinOp(tflite::BuiltinOperator_DEPTHWISE_CONV_2D,
+                     reference ? builtin::Register_DEPTHWISE_CONV_2D_REF()
+                               : builtin::Register_DEPTHWISE_CONV_2D(),
+                     p);
+      break;
+    }
+    case Kind::kFullyConnected: {
+      TfLiteFullyConnectedParams p{};
+      p.activation = c.activation;
+      m.SetBuiltinOp(
+          tflite::BuiltinOperator_FULLY_CONNECTED,
+          reference ? builtin::Register_FULLY_CONNECTED_REF() : builtin::Register_FULLY_CONNECTED(),
+          p);
+      break;
+    }
+  }
+  Outcome out;
+  if (m.Build() != kTfLiteOk) {
+    out.error = m.error();
+    return out;
+  }
+  m.SetInput(input, Uniform(Count(c.input), rng));
+  if (m.Invoke() != kTfLiteOk) {
+    out.error = m.error();
+    return out;
+  }
+  out.output = m.GetOutput<float>(output);
+  out.kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
+  return out;
+}
+
+NodeCase RandomCase(int trial, std::mt19937& rng) {
+  auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % (hi - lo + 1)); };
+  NodeCase c;
+  c.kind = static_cast<Kind>(trial % 3);
+  c.activation = trial % 4 == 0 ? kTfLiteActRelu6 : kTfLiteActNone;
+  c.stride = pick(1, 2);
+  c.dilation = trial % 5 == 0 ? 2 : 1;
+  c.padding = trial % 2 ? kTfLitePaddingSame : kTfLitePaddingValid;
+  const int kh = pick(1, 5), kw = pick(1, 5);
+  const int h = pick(1, 12) + (kh - 1) * c.dilation, w = pick(1, 12) + (kw - 1) * c.dilation;
+  switch (c.kind) {
+    case Kind::kConv: {
+      const int groups = trial % 7 == 0 ? 2 : 1;  // grouped: stays on the reference
+      const int per_group = pick(1, 20);
+      c.channels = groups * pick(1, 20);
+      c.input = {pick(1, 2), h, w, groups * per_group};
+      c.filter = {c.channels, kh, kw, per_group};
+      c.terms = kh * kw * per_group;
+      break;
+    }
+    case Kind::kDepthwise: {
+      const int in_c = trial % 4 == 1 ? 1 : pick(1, 40);
+      c.multiplier = trial % 4 == 1 ? pick(2, 40) : (trial % 4 == 2 ? pick(2, 3) : 1);
+      c.channels = in_c * c.multiplier;
+      c.input = {pick(1, 2), h, w, in_c};
+      c.filter = {1, kh, kw, c.channels};
+      c.terms = kh * kw;
+      break;
+    }
+    case Kind::kFullyConnected: {
+      const int depth = pick(1, 300);
+      c.channels = pick(1, 70);
+      c.input = {pick(1, 9), depth};
+      c.filter = {c.channels, depth};
+      c.terms = depth;
+      break;
+    }
+  }
+  return c;
+}
+
+// The kernel a node must get on an optimized path.
+std::string ExpectedFamily(const NodeCase& c) {
+  switch (c.kind) {
+    case Kind::kConv:
+      return c.input[3] == c.filter[3] ? "fgemm" : "reference";
+    case Kind::kDepthwise:
+      if (c.multiplier == 1) return "fdw";
+      return c.input[3] == 1 ? "fgemm" : "reference";
+    case Kind::kFullyConnected:
+      return "fgemm";
+  }
+  return "";
+}
+
+struct IsaScope {
+  explicit IsaScope(cpu::Isa isa) { ok = cpu::SetIsa(isa, nullptr); }
+  ~IsaScope() { cpu::ResetIsa(); }
+  bool ok = false;
+};
+
+TEST(FloatGluePaths, NodesMatchTheReferenceOnEveryPath) {
+  std::mt19937 rng(31);
+  const double u = std::ldexp(1.0, -24);
+  for (int trial = 0; trial < 90; ++trial) {
+    const NodeCase c = RandomCase(trial, rng);
+    const uint32_t seed = 500 + trial;
+    const Outcome want = RunNode(c, true, seed);
+    ASSERT_TRUE(want.error.empty()) << c.Describe() << ": " << want.error;
+    // Values and bias in [-1, 1]: Σ|terms| <= terms + 1, for either computation.
+    const double tolerance = 4.0 * (c.terms + 2) * u * (c.terms + 1);
+    for (cpu::Isa isa : cpu::kAllIsas) {
+      if (isa == cpu::Isa::kReference || !cpu::CpuSupports(isa)) continue;
+      IsaScope scope(isa);
+      ASSERT_TRUE(scope.ok);
+      const Outcome got = RunNode(c, false, seed);
+      ASSERT_TRUE(got.error.empty()) << c.Describe() << ": " << got.error;
+      EXPECT_EQ(got.kernel.substr(0, ExpectedFamily(c).size()), ExpectedFamily(c))
+          << c.Describe() << " on " << cpu::IsaName(isa) << " got " << got.kernel;
+      ASSERT_EQ(got.output.size(), want.output.size()) << c.Describe();
+      for (size_t i = 0; i < got.output.size(); ++i) {
+        ASSERT_NEAR(got.output[i], want.output[i], tolerance)
+            << c.Describe() << " on " << cpu::IsaName(isa) << " (" << got.kernel << "), output "
+            << i;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace octet
