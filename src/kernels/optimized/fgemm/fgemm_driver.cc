@@ -12,10 +12,30 @@ constexpr int kMaxTable = 4096;
 // Largest mr the drivers' tables are sized for.
 constexpr int kMaxRows = 16;
 
+// Each tap's offset from its pixel's top-left tap, for pixels whose window is inside the
+// image (most of them): filling their table is one add per tap.
+struct TapOffsets {
+  explicit TapOffsets(const FConvShape& s) {
+    int tap = 0;
+    for (int fy = 0; fy < s.kernel_h; ++fy) {
+      for (int fx = 0; fx < s.kernel_w; ++fx, ++tap) {
+        offset[tap] = (static_cast<ptrdiff_t>(fy) * s.dilation_h * s.in_w +
+                       static_cast<ptrdiff_t>(fx) * s.dilation_w) *
+                      s.in_c;
+      }
+    }
+    last_y = (s.kernel_h - 1) * s.dilation_h;
+    last_x = (s.kernel_w - 1) * s.dilation_w;
+  }
+  ptrdiff_t offset[kMaxTable];
+  int last_y, last_x;  // the window's extent beyond its top-left tap
+};
+
 // Output pixels in order from a starting row: one division per tile, not per pixel.
 class PixelCursor {
  public:
-  PixelCursor(const FConvShape& s, const float* input, int r) : s_(s) {
+  PixelCursor(const FConvShape& s, const TapOffsets& taps, const float* input, int r)
+      : s_(s), taps_(taps) {
     const int pixels = s.out_h * s.out_w;
     const int b = r / pixels;
     oy_ = (r % pixels) / s.out_w;
@@ -26,6 +46,14 @@ class PixelCursor {
   void Fill(const float* zero_row, const float** table, int stride, int row) const {
     const int iy0 = oy_ * s_.stride_h - s_.pad_h;
     const int ix0 = ox_ * s_.stride_w - s_.pad_w;
+    const int ks = s_.kernel_h * s_.kernel_w;
+    if (iy0 >= 0 && iy0 + taps_.last_y < s_.in_h && ix0 >= 0 && ix0 + taps_.last_x < s_.in_w) {
+      const float* origin =
+          image_ + (static_cast<size_t>(iy0) * s_.in_w + static_cast<size_t>(ix0)) *
+                       static_cast<size_t>(s_.in_c);
+      for (int tap = 0; tap < ks; ++tap) table[tap * stride + row] = origin + taps_.offset[tap];
+      return;
+    }
     int tap = 0;
     for (int fy = 0; fy < s_.kernel_h; ++fy) {
       const int iy = iy0 + fy * s_.dilation_h;
@@ -54,6 +82,7 @@ class PixelCursor {
            static_cast<size_t>(s_.in_c);
   }
   const FConvShape& s_;
+  const TapOffsets& taps_;
   const float* image_;
   int oy_, ox_;
 };
@@ -128,8 +157,9 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const floa
                   const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool) {
   const int rows = shape.batches * shape.out_h * shape.out_w;
   const int mr = packed.kernel->mr;
+  const TapOffsets taps(shape);
   Run(packed, rows, packed.ks, clamp, output, pool, [&](int row0, int count, const float** table) {
-    PixelCursor cursor(shape, input, row0);
+    PixelCursor cursor(shape, taps, input, row0);
     for (int i = 0; i < count; ++i, cursor.Next()) cursor.Fill(zero_row, table, mr, i);
     // Rows past the tile's end are never written; the kernel reads only `count` rows.
   });

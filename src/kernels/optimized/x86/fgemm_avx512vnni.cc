@@ -10,7 +10,7 @@
 namespace octet::optimized {
 namespace {
 
-constexpr int kMr = 8;
+constexpr int kMr = 12;
 constexpr int kNr = 16;
 constexpr int kPanels = 2;
 
@@ -23,19 +23,19 @@ void Kernel(const FGemmTile& t) {
 #pragma GCC unroll 2
   for (int p = 0; p < NP; ++p) {
     const __m512 bias = _mm512_loadu_ps(t.w + p * pstride);
-#pragma GCC unroll 8
+#pragma GCC unroll 12
     for (int m = 0; m < MR; ++m) acc[m][p] = bias;
   }
   const float* w = t.w + kNr;
   for (int s = 0; s < ks; ++s) {
     const float* rows[MR];
-#pragma GCC unroll 8
+#pragma GCC unroll 12
     for (int m = 0; m < MR; ++m) rows[m] = t.a[s * t.a_stride + m];
     for (int k = 0; k < kc; ++k, w += kNr) {
       __m512 wv[NP];
 #pragma GCC unroll 2
       for (int p = 0; p < NP; ++p) wv[p] = _mm512_loadu_ps(w + p * pstride);
-#pragma GCC unroll 8
+#pragma GCC unroll 12
       for (int m = 0; m < MR; ++m) {
         const __m512 x = _mm512_set1_ps(rows[m][k]);
 #pragma GCC unroll 2
@@ -50,7 +50,7 @@ void Kernel(const FGemmTile& t) {
     const int columns = t.nc - p * kNr;
     const __mmask16 mask = columns >= kNr ? static_cast<__mmask16>(0xFFFF)
                                           : static_cast<__mmask16>((1u << columns) - 1);
-#pragma GCC unroll 8
+#pragma GCC unroll 12
     for (int m = 0; m < MR; ++m) {
       // (maskz forms: GCC 12's plain min/max intrinsics warn about their undefined source)
       const __m512 y = _mm512_maskz_min_ps(0xFFFF, _mm512_maskz_max_ps(0xFFFF, acc[m][p], lo), hi);
@@ -84,13 +84,21 @@ void Run(const FGemmTile& t) {
       return RunPanels<6>(t);
     case 7:
       return RunPanels<7>(t);
-    default:
+    case 8:
       return RunPanels<8>(t);
+    case 9:
+      return RunPanels<9>(t);
+    case 10:
+      return RunPanels<10>(t);
+    case 11:
+      return RunPanels<11>(t);
+    default:
+      return RunPanels<12>(t);
   }
 }
 
 }  // namespace
 
-const FGemmKernel kFGemmAvx512 = {"fgemm_avx512_8x32", kMr, kNr, kPanels, &Run};
+const FGemmKernel kFGemmAvx512 = {"fgemm_avx512_12x32", kMr, kNr, kPanels, &Run};
 
 }  // namespace octet::optimized
