@@ -63,9 +63,13 @@ bool PackGemm(TfLiteContext* context, const optimized::FGemmKernel& kernel,
   d.n = conv ? g.out_c : g.units;
   d.ks = conv ? g.kernel_h * g.kernel_w : 1;
   d.kc = conv ? g.in_c : g.depth;
+  d.kernel_w = conv ? g.kernel_w : 1;
+  d.dilation_w = conv ? g.dilation_w : 1;
   if (conv && !optimized::FGemmDriverSupportsTaps(kernel, d.ks)) return false;
   const size_t panel_floats = optimized::FGemmPackedFloats(kernel, d);
-  const size_t zero_floats = conv ? static_cast<size_t>(g.in_c) : 0;
+  // A padding tap: in_c floats, or a whole filter row with row taps.
+  const size_t zero_floats =
+      conv ? static_cast<size_t>(optimized::FGemmUsesRowTaps(d) ? g.kernel_w * g.in_c : g.in_c) : 0;
   auto* buffer = static_cast<float*>(
       context->AllocatePersistentBuffer(context, (panel_floats + zero_floats) * sizeof(float)));
   if (buffer == nullptr) return false;

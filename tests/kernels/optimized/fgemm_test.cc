@@ -112,9 +112,12 @@ void CheckConv(const ConvCase& c, const FGemmKernel& kernel, std::mt19937& rng) 
   d.n = c.out_c;
   d.ks = ks;
   d.kc = s.in_c;
+  d.kernel_w = s.kernel_w;
+  d.dilation_w = s.dilation_w;
   std::vector<float> packed_buffer(FGemmPackedFloats(kernel, d));
   const FGemmPacked packed = FGemmPack(kernel, d, packed_buffer.data());
-  const std::vector<float> zero_row(static_cast<size_t>(s.in_c), 0.f);
+  // A padding tap as the packed layout reads it (a filter row with row taps).
+  const std::vector<float> zero_row(static_cast<size_t>(packed.kc), 0.f);
   for (int threads : {1, 2}) {
     ThreadPool pool(threads);
     std::vector<float> got(want.size(), std::nanf(""));
@@ -173,6 +176,30 @@ TEST_P(FGemmPathTest, RandomConvolutionsWithinTheRoundingBound) {
     CheckConv(RandomConv(rng), kernel(), rng);
     if (HasFatalFailure()) return;
   }
+}
+
+// Few channels with wide filters: the row-taps layout, borders included.
+TEST_P(FGemmPathTest, FewChannelConvolutionsUseRowTaps) {
+  std::mt19937 rng(8);
+  int row_taps = 0;
+  for (int i = 0; i < 120; ++i) {
+    SCOPED_TRACE(i);
+    ConvCase c = RandomConv(rng);
+    FConvShape& s = c.shape;
+    s.in_c = 1 + static_cast<int>(rng() % 7);
+    s.dilation_w = 1;
+    s.kernel_w = 2 + static_cast<int>(rng() % 6);
+    s.in_w = 1 + static_cast<int>(rng() % 30);
+    testing::Window(rng() % 2 == 0, s.in_w, s.kernel_w, s.stride_w, 1, &s.out_w, &s.pad_w);
+    FGemmWeightsDesc d;
+    d.ks = s.kernel_h * s.kernel_w;
+    d.kc = s.in_c;
+    d.kernel_w = s.kernel_w;
+    row_taps += FGemmUsesRowTaps(d);
+    CheckConv(c, kernel(), rng);
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_GT(row_taps, 60);
 }
 
 TEST_P(FGemmPathTest, DenseRowsWithinTheRoundingBound) {

@@ -68,6 +68,38 @@ class PixelCursor {
       }
     }
   }
+  // Row taps: one pointer per filter row to its kernel_w * in_c contiguous floats; a row
+  // crossing the left or right border is copied into `gathered` with zeros outside.
+  void FillRows(const float* zero_row, const float** table, int stride, int row,
+                float* gathered) const {
+    const int iy0 = oy_ * s_.stride_h - s_.pad_h;
+    const int ix0 = ox_ * s_.stride_w - s_.pad_w;
+    const size_t in_c = static_cast<size_t>(s_.in_c);
+    const bool columns_inside = ix0 >= 0 && ix0 + s_.kernel_w <= s_.in_w;
+    for (int fy = 0; fy < s_.kernel_h; ++fy) {
+      const int iy = iy0 + fy * s_.dilation_h;
+      const float** entry = &table[fy * stride + row];
+      if (iy < 0 || iy >= s_.in_h) {
+        *entry = zero_row;
+        continue;
+      }
+      const float* line = image_ + static_cast<size_t>(iy) * s_.in_w * in_c;
+      if (columns_inside) {
+        *entry = line + static_cast<size_t>(ix0) * in_c;
+        continue;
+      }
+      float* out = gathered + static_cast<size_t>(fy) * kFGemmMaxRowTapFloats;
+      for (int fx = 0; fx < s_.kernel_w; ++fx, out += in_c) {
+        const int ix = ix0 + fx;
+        if (ix >= 0 && ix < s_.in_w) {
+          std::copy(line + static_cast<size_t>(ix) * in_c, line + (ix + 1) * in_c, out);
+        } else {
+          std::fill(out, out + in_c, 0.f);
+        }
+      }
+      *entry = gathered + static_cast<size_t>(fy) * kFGemmMaxRowTapFloats;
+    }
+  }
   void Next() {
     if (++ox_ < s_.out_w) return;
     ox_ = 0;
@@ -158,6 +190,18 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const floa
   const int rows = shape.batches * shape.out_h * shape.out_w;
   const int mr = packed.kernel->mr;
   const TapOffsets taps(shape);
+  if (packed.row_taps) {
+    Run(packed, rows, packed.ks, clamp, output, pool,
+        [&](int row0, int count, const float** table) {
+          // Per row of the tile, its filter rows' border copies.
+          thread_local float gathered[kMaxRows][kFGemmMaxRowTapRows * kFGemmMaxRowTapFloats];
+          PixelCursor cursor(shape, taps, input, row0);
+          for (int i = 0; i < count; ++i, cursor.Next()) {
+            cursor.FillRows(zero_row, table, mr, i, gathered[i]);
+          }
+        });
+    return;
+  }
   Run(packed, rows, packed.ks, clamp, output, pool, [&](int row0, int count, const float** table) {
     PixelCursor cursor(shape, taps, input, row0);
     for (int i = 0; i < count; ++i, cursor.Next()) cursor.Fill(zero_row, table, mr, i);

@@ -27,7 +27,8 @@ struct FloatClamp {
   float max;
 };
 
-// output[b, oy, ox, :] for every output pixel; `zero_row` holds in_c zeros (padding taps).
+// output[b, oy, ox, :] for every output pixel; `zero_row` holds packed.kc zeros (a padding
+// tap: in_c floats, or a filter row's kernel_w * in_c with row taps).
 void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const float* input,
                   const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool);
 

@@ -16,6 +16,12 @@ size_t PanelCount(const FGemmKernel& kernel, const FGemmWeightsDesc& d) {
 
 }  // namespace
 
+bool FGemmUsesRowTaps(const FGemmWeightsDesc& d) {
+  const int row_floats = d.kernel_w * d.kc;
+  return d.kernel_w > 1 && d.dilation_w == 1 && d.kc < 8 && d.ks % d.kernel_w == 0 &&
+         d.ks / d.kernel_w <= kFGemmMaxRowTapRows && row_floats <= kFGemmMaxRowTapFloats;
+}
+
 size_t FGemmPackedFloats(const FGemmKernel& kernel, const FGemmWeightsDesc& desc) {
   return PanelCount(kernel, desc) * PanelFloats(kernel, desc);
 }
@@ -40,8 +46,9 @@ FGemmPacked FGemmPack(const FGemmKernel& kernel, const FGemmWeightsDesc& d, floa
   packed.panels = buffer;
   packed.panel_floats = panel_floats;
   packed.n = d.n;
-  packed.ks = d.ks;
-  packed.kc = d.kc;
+  packed.row_taps = FGemmUsesRowTaps(d);
+  packed.ks = packed.row_taps ? d.ks / d.kernel_w : d.ks;
+  packed.kc = packed.row_taps ? d.kc * d.kernel_w : d.kc;
   return packed;
 }
 

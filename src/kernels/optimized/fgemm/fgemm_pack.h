@@ -15,15 +15,29 @@ struct FGemmWeightsDesc {
   int n = 0;                    // output channels (columns)
   int ks = 1;                   // taps (filter height x width)
   int kc = 0;                   // channels per tap
+  // Convolutions: the filter width and horizontal dilation, which decide whether a filter
+  // row's taps are one contiguous run of the input (row taps).
+  int kernel_w = 1;
+  int dilation_w = 1;
 };
+
+// Longest filter row (kernel_w * in_c floats) and tallest filter run as row taps.
+constexpr int kFGemmMaxRowTapFloats = 64;
+constexpr int kFGemmMaxRowTapRows = 8;
+
+// Whether a convolution runs with one tap per filter row (kernel_w * in_c contiguous floats)
+// instead of one per filter position: for few channels, where a position's kc would leave
+// the kernel's k loop nearly empty. The packed bytes are the same either way.
+bool FGemmUsesRowTaps(const FGemmWeightsDesc& desc);
 
 struct FGemmPacked {
   const FGemmKernel* kernel = nullptr;
   const float* panels = nullptr;
   size_t panel_floats = 0;
   int n = 0;
-  int ks = 1;
+  int ks = 1;  // taps and floats per tap as the kernel sees them
   int kc = 0;
+  bool row_taps = false;  // ks = filter rows, kc = kernel_w * in_c
 };
 
 // Floats FGemmPack writes for these weights.
