@@ -9,6 +9,7 @@
 #include "kernels/reference/integer_conv.h"
 #include "kernels/shape.h"
 #include "ops/nn/float_weighted.h"
+#include "ops/nn/hybrid_weighted.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
@@ -44,11 +45,13 @@ struct OpData {
   QuantizedWeighted quant;
   // Float32 state: the optimized GEMM when prepare chose it.
   FloatWeighted fast;
+  // Hybrid state on the quantized GEMM when prepare chose it.
+  HybridWeighted hybrid;
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
   auto data = std::make_unique<OpData>();
-  if (data->scratch.Reserve(context, 3) != kTfLiteOk) return nullptr;
+  if (data->scratch.Reserve(context, kHybridScratchCount) != kTfLiteOk) return nullptr;
   return data.release();
 }
 
@@ -124,8 +127,20 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
   if (hybrid) {
     TF_LITE_ENSURE_OK(context, ReadHybridWeightScales(context, kOp, filter, 0, out_ch,
                                                       &data->filter_scale, &data->channel_scales));
-    TF_LITE_ENSURE_OK(context, PrepareHybridScratch(context, node, &data->scratch,
-                                                    tflite::NumElements(input), batches));
+    WeightedGeometry g = ConvLikeGeometry(WeightedOp::kConv, *input->dims, out_ch, filter_h,
+                                          filter_w, wh, ww, *params);
+    g.groups = groups;
+    const float* channel_scales =
+        data->channel_scales.empty() ? nullptr : data->channel_scales.data();
+    // Per-channel weights take asymmetric (zero point) input quantization, as in TFLite.
+    TF_LITE_ENSURE_OK(context,
+                      PrepareHybridWeighted(context, node, g, t, data->filter_scale, channel_scales,
+                                            channel_scales != nullptr, p.act_min, p.act_max,
+                                            reference_only, &data->scratch, &data->hybrid));
+    if (!data->hybrid.optimized) {
+      TF_LITE_ENSURE_OK(context, PrepareHybridScratch(context, node, &data->scratch,
+                                                      tflite::NumElements(input), batches));
+    }
     data->hybrid_kernel = &reference::HybridConv;
   } else if (!quantized) {
     data->kernel = &reference::Conv;
@@ -159,6 +174,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteOk;
   }
   if (data->hybrid_kernel) {
+    if (EvalHybridWeighted(context, data->hybrid, data->scratch, t)) return kTfLiteOk;
     const reference::HybridConvScratch scratch = HybridScratchView(context, data->scratch);
     data->hybrid_kernel(data->params, Shape::Of(input), input->data.f, Shape::Of(filter),
                         filter->data.int8, data->filter_scale,

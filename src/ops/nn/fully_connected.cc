@@ -9,6 +9,7 @@
 #include "kernels/reference/fully_connected_hybrid.h"
 #include "kernels/reference/integer_conv.h"
 #include "ops/nn/float_weighted.h"
+#include "ops/nn/hybrid_weighted.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
@@ -46,11 +47,13 @@ struct OpData {
   QuantizedWeighted quant;
   // Float32 state: the optimized GEMM when prepare chose it.
   FloatWeighted fast;
+  // Hybrid state on the quantized GEMM when prepare chose it.
+  HybridWeighted hybrid;
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
   auto data = std::make_unique<OpData>();
-  if (data->scratch.Reserve(context, 1) != kTfLiteOk) return nullptr;
+  if (data->scratch.Reserve(context, kHybridScratchCount) != kTfLiteOk) return nullptr;
   return data.release();
 }
 
@@ -112,7 +115,20 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
     TF_LITE_ENSURE_OK(context, ReadHybridWeightScales(context, kOp, weights, 0, units,
                                                       &data->weights_scale, &data->channel_scales));
     data->asymmetric_inputs = params->asymmetric_quantize_inputs;
-    TF_LITE_ENSURE_OK(context, data->scratch.Prepare(context, node, {{kTfLiteInt8, depth}}));
+    WeightedGeometry g;
+    g.op = WeightedOp::kFullyConnected;
+    g.rows = static_cast<int>(batches);
+    g.depth = depth;
+    g.units = units;
+    TF_LITE_ENSURE_OK(
+        context,
+        PrepareHybridWeighted(context, node, g, t, data->weights_scale,
+                              data->channel_scales.empty() ? nullptr : data->channel_scales.data(),
+                              data->asymmetric_inputs, data->params.act_min, data->params.act_max,
+                              reference_only, &data->scratch, &data->hybrid));
+    if (!data->hybrid.optimized) {
+      TF_LITE_ENSURE_OK(context, data->scratch.Prepare(context, node, {{kTfLiteInt8, depth}}));
+    }
     data->hybrid_kernel = &reference::HybridFullyConnected;
   } else if (!quantized) {
     data->kernel = &reference::FullyConnected;
@@ -160,6 +176,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteOk;
   }
   if (data->hybrid_kernel) {
+    if (EvalHybridWeighted(context, data->hybrid, data->scratch, t)) return kTfLiteOk;
     data->hybrid_kernel(data->params, data->asymmetric_inputs, data->batches, data->depth,
                         data->units, input->data.f, weights->data.int8, data->weights_scale,
                         data->channel_scales.empty() ? nullptr : data->channel_scales.data(),

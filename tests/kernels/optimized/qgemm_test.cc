@@ -138,6 +138,39 @@ void CheckConv(const ConvCase& c, const QGemmKernel& kernel, std::mt19937& rng) 
     RunQGemmConv(packed, s, input.data(), input.size(), zero_row.data(), got.data(), &pool);
     ASSERT_EQ(got, want) << kernel.name << " threads " << threads << ": " << c.Describe();
   }
+
+  // The raw int32 sums (the hybrid ops' mode): bias + Σ (w + filter_offset)(x + input_offset)
+  // over the taps inside the image, exactly.
+  auto value = [&](uint8_t byte) {
+    return c.input_signed ? static_cast<int64_t>(static_cast<int8_t>(byte))
+                          : static_cast<int64_t>(byte);
+  };
+  std::vector<int32_t> want_raw;
+  for (int b = 0; b < s.batches; ++b)
+    for (int oy = 0; oy < s.out_h; ++oy)
+      for (int ox = 0; ox < s.out_w; ++ox)
+        for (int oc = 0; oc < c.out_c; ++oc) {
+          int64_t acc = bias ? bias[oc] : 0;
+          for (int fy = 0; fy < s.kernel_h; ++fy)
+            for (int fx = 0; fx < s.kernel_w; ++fx) {
+              const int iy = oy * s.stride_h - s.pad_h + fy * s.dilation_h;
+              const int ix = ox * s.stride_w - s.pad_w + fx * s.dilation_w;
+              if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) continue;
+              for (int ic = 0; ic < s.in_c; ++ic) {
+                const size_t in_at =
+                    ((static_cast<size_t>(b) * s.in_h + iy) * s.in_w + ix) * s.in_c;
+                const size_t w_at =
+                    ((static_cast<size_t>(oc) * s.kernel_h + fy) * s.kernel_w + fx) * s.in_c;
+                acc += (value(weights[w_at + ic]) - q.filter_zp) *
+                       (value(input[in_at + ic]) - q.input_zp);
+              }
+            }
+          want_raw.push_back(static_cast<int32_t>(acc));
+        }
+  std::vector<int32_t> raw(want_raw.size(), -1);
+  ThreadPool pool(2);
+  RunQGemmConv(packed, s, input.data(), input.size(), zero_row.data(), nullptr, &pool, raw.data());
+  ASSERT_EQ(raw, want_raw) << kernel.name << " raw int32: " << c.Describe();
 }
 
 class QGemmPathTest : public ::testing::TestWithParam<cpu::Isa> {

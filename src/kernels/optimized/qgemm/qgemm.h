@@ -74,7 +74,10 @@ struct QGemmTile {
   const int32_t* row_offsets;  // mr values added to every column of the row, or nullptr
   bool input_signed;           // int8 activations (else uint8)
   uint8_t* c;                  // output row 0, column 0 of this tile (int8 or uint8 bytes)
-  size_t c_row_stride;
+  size_t c_row_stride;         // elements between output rows (of c, or of c32)
+  // When set, the kernel stores the raw int32 sums here instead (columns in order, no
+  // requantization; rq.bias still applies): the hybrid ops scale them to float themselves.
+  int32_t* c32;
 };
 
 using QGemmFn = void (*)(const QGemmTile& tile);

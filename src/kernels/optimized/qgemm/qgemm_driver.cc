@@ -232,10 +232,24 @@ void RowSums(const uint8_t* const* table, int ks, int kc, int mr_max, int rows, 
   }
 }
 
+// Where a GEMM's results go: requantized bytes, or the raw int32 sums.
+struct Output {
+  uint8_t* bytes = nullptr;
+  int32_t* raw = nullptr;
+  // Points tile `t` at row `row`, column `column` of the output.
+  void Place(QGemmTile& t, int row, int column, int n) const {
+    const size_t offset = static_cast<size_t>(row) * static_cast<size_t>(n) + column;
+    t.c = raw ? nullptr : bytes + offset;
+    t.c32 = raw ? raw + offset : nullptr;
+    t.c_row_stride = static_cast<size_t>(n);
+  }
+};
+
 // Rows is TileRows (convolutions) or DenseRows.
 template <typename Rows>
-void Run(const QGemmPacked& packed, const RowSource& src, int rows, uint8_t* output,
+void Run(const QGemmPacked& packed, const RowSource& src, int rows, const Output& output,
          ThreadPool* pool) {
+  if (rows <= 0 || packed.n <= 0) return;  // an empty tensor: nothing to compute
   const QGemmKernel& k = *packed.kernel;
   const int mr = k.mr;
   const int block_columns = k.nr * k.max_panels;
@@ -293,8 +307,7 @@ void Run(const QGemmPacked& packed, const RowSource& src, int rows, uint8_t* out
         t.rq.total_shift += col0;
         t.row_offsets = packed.row_sum_factor != 0 ? row_offsets : nullptr;
         t.input_signed = packed.input_signed;
-        t.c = output + static_cast<size_t>(row0) * packed.n + col0;
-        t.c_row_stride = static_cast<size_t>(packed.n);
+        output.Place(t, row0, col0, packed.n);
         k.run(t);
       }
     }
@@ -319,7 +332,9 @@ size_t QGemmZeroRowBytes(const QGemmPacked& packed) {
 }
 
 void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint8_t* input,
-                  size_t input_bytes, const uint8_t* zero_row, uint8_t* output, ThreadPool* pool) {
+                  size_t input_bytes, const uint8_t* zero_row, uint8_t* bytes, ThreadPool* pool,
+                  int32_t* raw_output) {
+  const Output output{bytes, raw_output};
   RowSource src;
   src.base = input;
   src.last_padded_start = LastPaddedStart(
@@ -340,7 +355,8 @@ void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint
 
 // One kernel call when every row fits one tile and every column one block (small layers,
 // where the task bookkeeping would cost more than the arithmetic).
-bool RunSingleTile(const QGemmPacked& packed, const RowSource& src, int rows, uint8_t* output) {
+bool RunSingleTile(const QGemmPacked& packed, const RowSource& src, int rows,
+                   const Output& output) {
   const QGemmKernel& k = *packed.kernel;
   if (rows > k.mr || packed.n > k.nr * k.max_panels || packed.row_sum_factor != 0) return false;
   DenseRows tile_rows(packed, src, k.mr);
@@ -357,20 +373,20 @@ bool RunSingleTile(const QGemmPacked& packed, const RowSource& src, int rows, ui
   t.rq = packed.rq;
   t.row_offsets = nullptr;
   t.input_signed = packed.input_signed;
-  t.c = output;
-  t.c_row_stride = static_cast<size_t>(packed.n);
+  output.Place(t, 0, 0, packed.n);
   k.run(t);
   return true;
 }
 
 void RunQGemmRows(const QGemmPacked& packed, int rows, const uint8_t* input, size_t row_stride,
-                  uint8_t* output, ThreadPool* pool) {
+                  uint8_t* bytes, ThreadPool* pool, int32_t* raw_output) {
+  const Output output{bytes, raw_output};
   RowSource src;
   src.base = input;
   src.row_stride = row_stride;
-  const size_t bytes = rows > 0 ? (rows - 1) * row_stride + packed.exec_kc : 0;
+  const size_t input_bytes = rows > 0 ? (rows - 1) * row_stride + packed.exec_kc : 0;
   src.last_padded_start = LastPaddedStart(
-      input, bytes, RoundUp(static_cast<size_t>(packed.exec_kc), packed.kernel->kr));
+      input, input_bytes, RoundUp(static_cast<size_t>(packed.exec_kc), packed.kernel->kr));
   if (RunSingleTile(packed, src, rows, output)) return;
   Run<DenseRows>(packed, src, rows, output, pool);
 }

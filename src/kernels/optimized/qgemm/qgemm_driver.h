@@ -32,11 +32,13 @@ size_t QGemmZeroRowBytes(const QGemmPacked& packed);
 
 // output[b, oy, ox, :] for every output pixel. `input` holds `input_bytes` bytes; the kernels
 // read whole channel groups where those stay inside it.
+// With `raw_output`, the int32 sums are written there instead and `output` is unused.
 void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint8_t* input,
-                  size_t input_bytes, const uint8_t* zero_row, uint8_t* output, ThreadPool* pool);
+                  size_t input_bytes, const uint8_t* zero_row, uint8_t* output, ThreadPool* pool,
+                  int32_t* raw_output = nullptr);
 
 // output[r, :] = GEMM of input row r (kc bytes at input + r * row_stride) for r in [0, rows).
 void RunQGemmRows(const QGemmPacked& packed, int rows, const uint8_t* input, size_t row_stride,
-                  uint8_t* output, ThreadPool* pool);
+                  uint8_t* output, ThreadPool* pool, int32_t* raw_output = nullptr);
 
 }  // namespace octet::optimized

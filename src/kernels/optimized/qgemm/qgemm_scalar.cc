@@ -47,6 +47,13 @@ void RunScalar(const QGemmTile& t) {
       }
     }
   }
+  if (t.c32 != nullptr) {
+    for (int m = 0; m < t.mr; ++m) {
+      int32_t* out = t.c32 + static_cast<size_t>(m) * t.c_row_stride;
+      for (int j = 0; j < t.nc && j < kNr; ++j) out[j] = static_cast<int32_t>(acc[m][j]);
+    }
+    return;
+  }
   for (int m = 0; m < t.mr; ++m) {
     uint8_t* out = t.c + static_cast<size_t>(m) * t.c_row_stride;
     for (int j = 0; j < t.nc && j < kNr; ++j) {

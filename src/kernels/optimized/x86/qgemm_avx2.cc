@@ -101,6 +101,23 @@ void Kernel(const QGemmTile& t) {
     }
   }
 
+  if (t.c32 != nullptr) {
+    for (int m = 0; m < t.mr; ++m) {
+      int32_t* out = t.c32 + static_cast<size_t>(m) * t.c_row_stride;
+      for (int half = 0; half < 2; ++half) {
+        const int columns = t.nc - half * 8;
+        if (columns <= 0) break;
+        if (columns >= 8) {
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + half * 8), acc[m][half]);
+        } else {
+          alignas(32) int32_t lanes[8];
+          _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc[m][half]);
+          for (int j = 0; j < columns; ++j) out[half * 8 + j] = lanes[j];
+        }
+      }
+    }
+    return;
+  }
   const __m256i zero_point = _mm256_set1_epi32(t.rq.output_zero_point);
   const __m256i act_min = _mm256_set1_epi32(t.rq.act_min);
   const __m256i act_max = _mm256_set1_epi32(t.rq.act_max);

@@ -119,6 +119,24 @@ void Kernel(const QGemmTile& t) {
     }
   }
 
+  if (t.c32 != nullptr) {
+    // Lanes 2j / 2j + 1 hold columns j / 8 + j: back to column order.
+    const __m512i in_order =
+        _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
+#pragma GCC unroll 4
+    for (int p = 0; p < NP; ++p) {
+      const int columns = t.nc - p * kNr;
+      if (columns <= 0) break;
+      const __mmask16 mask = columns >= kNr ? static_cast<__mmask16>(0xFFFF)
+                                            : static_cast<__mmask16>((1u << columns) - 1);
+#pragma GCC unroll 4
+      for (int m = 0; m < MR; ++m) {
+        _mm512_mask_storeu_epi32(t.c32 + static_cast<size_t>(m) * t.c_row_stride + p * kNr, mask,
+                                 _mm512_permutexvar_epi32(in_order, acc[m][p]));
+      }
+    }
+    return;
+  }
   // With the zero point folded into the rounding constant it needs no addition.
   const __m512i zero_point = _mm512_set1_epi32(t.rq.zero_point_folded ? 0 : t.rq.output_zero_point);
   const __m512i act_min = _mm512_set1_epi32(t.rq.act_min);
