@@ -41,6 +41,9 @@ struct QuantData {
   optimized::ByteTable table;                          // 8-bit -> 8-bit requantization
   const optimized::QConvertKernel *convert = nullptr;  // per-tensor float <-> 8-bit
   ThreadPool *pool = nullptr;                          // set by Eval for the optimized kernels
+  // DEQUANTIZE of a constant (float16 / int8 weights): done once in prepare into persistent
+  // memory; `folded_from` is the input data it was computed from.
+  const void *folded_from = nullptr;
 };
 
 // Reads and validates the affine quantization of `t` (the quantized side of the
@@ -291,7 +294,29 @@ TfLiteStatus DequantizePrepare(TfLiteContext *context, TfLiteNode *node) {
     TF_LITE_ENSURE_STATUS(ReadQuantization(context, kDequantize, input, data));
     ChooseConvertKernel(context, node, input->type, false, data);
   }
-  return ResizeOutput(context, output, Shape::Of(input));
+  TF_LITE_ENSURE_STATUS(ResizeOutput(context, output, Shape::Of(input)));
+  // Constant input (weights stored as float16 or int8 and dequantized by the graph): the
+  // result is computed once, here, into persistent memory. Invoke then does nothing, and the
+  // consuming op sees constant float weights it can pack in its own prepare.
+  if (tflite::IsConstantTensor(input) && input->data.raw != nullptr) {
+    if (data->folded_from == input->data.raw && output->allocation_type == kTfLitePersistentRo) {
+      return kTfLiteOk;
+    }
+    void *buffer = context->AllocatePersistentBuffer(context, output->bytes);
+    if (buffer == nullptr) {
+      TF_LITE_KERNEL_LOG(context, "%s: out of memory for the dequantized constant", kDequantize);
+      return kTfLiteError;
+    }
+    output->allocation_type = kTfLitePersistentRo;
+    output->data.raw = static_cast<char *>(buffer);
+    data->pool = nullptr;
+    data->fn(*data, input, output);
+    data->folded_from = input->data.raw;
+    SetNodeKernelName(context, node, "folded_at_prepare");
+  } else {
+    data->folded_from = nullptr;
+  }
+  return kTfLiteOk;
 }
 
 template <const char *const *kName>
@@ -301,7 +326,8 @@ TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
   TfLiteTensor *output = tflite::GetOutput(context, node, 0);
   TF_LITE_ENSURE_STATUS(RequireData(context, *kName, "input 0", input));
   TF_LITE_ENSURE_STATUS(RequireData(context, *kName, "output", output));
-  data.pool = GetThreadPool(context);  // the pool can change with SetNumThreads
+  if (data.folded_from != nullptr) return kTfLiteOk;  // a constant, computed in prepare
+  data.pool = GetThreadPool(context);                 // the pool can change with SetNumThreads
   data.fn(data, input, output);
   return kTfLiteOk;
 }

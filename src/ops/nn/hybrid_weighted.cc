@@ -13,14 +13,10 @@
 namespace octet::ops::nn {
 namespace {
 
-bool IsConstant(const TfLiteTensor* t) {
-  return t == nullptr || t->allocation_type == kTfLiteMmapRo;
-}
-
 bool Qualifies(const WeightedGeometry& g, const WeightedOpTensors& t) {
   if (t.input->type != kTfLiteFloat32 || t.weights->type != kTfLiteInt8) return false;
   if (t.bias != nullptr && t.bias->type != kTfLiteFloat32) return false;
-  if (!IsConstant(t.weights) || !IsConstant(t.bias)) return false;
+  if (!IsConstantOrAbsent(t.weights) || !IsConstantOrAbsent(t.bias)) return false;
   return g.op == WeightedOp::kFullyConnected || (g.op == WeightedOp::kConv && g.groups == 1);
 }
 

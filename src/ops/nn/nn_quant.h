@@ -27,6 +27,13 @@ struct QuantizedWeightsData {
   std::vector<int> shifts;
 };
 
+// Whether an optional tensor is absent or constant (in the model, or computed once in
+// prepare, as a DEQUANTIZE of constant weights is): what packing weights at prepare needs.
+inline bool IsConstantOrAbsent(const TfLiteTensor* t) {
+  return t == nullptr || t->allocation_type == kTfLiteMmapRo ||
+         t->allocation_type == kTfLitePersistentRo;
+}
+
 // The tensors of a weighted op (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED): input 0,
 // weights 1, optional bias 2, output 0, and the kernel family their types select.
 struct WeightedOpTensors {

@@ -16,10 +16,6 @@
 namespace octet::ops::nn {
 namespace {
 
-bool IsConstant(const TfLiteTensor* t) {
-  return t == nullptr || t->allocation_type == kTfLiteMmapRo;
-}
-
 // Whether a depthwise node runs as a convolution (QuantizedWeighted::depthwise_as_conv).
 bool DepthwiseAsConv(const WeightedGeometry& g) {
   return g.op == WeightedOp::kDepthwise && g.in_c == 1 && g.out_c > 1;
@@ -28,7 +24,7 @@ bool DepthwiseAsConv(const WeightedGeometry& g) {
 // Whether the active path has an optimized kernel for this node.
 bool OptimizedApplies(const WeightedGeometry& g, const WeightedOpTensors& t) {
   if (t.input->type != kTfLiteInt8 && t.input->type != kTfLiteUInt8) return false;
-  if (!IsConstant(t.weights) || !IsConstant(t.bias)) return false;
+  if (!IsConstantOrAbsent(t.weights) || !IsConstantOrAbsent(t.bias)) return false;
   switch (g.op) {
     case WeightedOp::kConv:
       return g.groups == 1;
