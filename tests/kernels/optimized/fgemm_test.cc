@@ -215,6 +215,31 @@ TEST_P(FGemmPathTest, DenseRowsWithinTheRoundingBound) {
   }
 }
 
+// A NaN input makes its row's outputs NaN, clamped or not, as the reference's
+// std::min(std::max(x, lo), hi) does; the other rows stay finite.
+TEST_P(FGemmPathTest, NanPropagatesThroughTheClamp) {
+  std::mt19937 rng(4);
+  const int rows = 5, depth = 20, units = 37;
+  auto input = RandomFloats(rng, static_cast<size_t>(rows) * depth, -1.f, 1.f);
+  input[2 * depth + 7] = std::nanf("");
+  const auto weights = RandomFloats(rng, static_cast<size_t>(units) * depth, -1.f, 1.f);
+  FGemmWeightsDesc d;
+  d.weights = weights.data();
+  d.n = units;
+  d.kc = depth;
+  std::vector<float> packed_buffer(FGemmPackedFloats(kernel(), d));
+  const FGemmPacked packed = FGemmPack(kernel(), d, packed_buffer.data());
+  for (FloatClamp clamp : {FloatClamp{0.f, 6.f}, FloatClamp{-1.f, 1.f}}) {
+    std::vector<float> got(static_cast<size_t>(rows) * units);
+    RunFGemmRows(packed, rows, input.data(), depth, clamp, got.data(), nullptr);
+    for (int r = 0; r < rows; ++r) {
+      for (int u = 0; u < units; ++u) {
+        EXPECT_EQ(std::isnan(got[r * units + u]), r == 2) << "row " << r << " unit " << u;
+      }
+    }
+  }
+}
+
 // The check can fail: a packed weight moved by 0.5 (as a wrong index would) puts outputs
 // outside the bound.
 TEST_P(FGemmPathTest, ACorruptedWeightIsCaught) {

@@ -35,7 +35,9 @@ void Pixels(const FDwTile& t, int pixel, int c0, __m256i mask, const float* wb, 
   }
 #pragma GCC unroll 4
   for (int i = 0; i < P; ++i) {
-    const __m256 y = _mm256_min_ps(_mm256_max_ps(acc[i], lo), hi);
+    // Bound first: min/max return their second operand when one is NaN, so a NaN sum
+    // stays NaN as in the reference.
+    const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[i]));
     _mm256_maskstore_ps(t.c + static_cast<size_t>(pixel + i) * t.c_pixel_stride + c0, mask, y);
   }
 }

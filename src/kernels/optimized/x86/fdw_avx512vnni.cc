@@ -31,8 +31,9 @@ void Pixels(const FDwTile& t, int pixel, int c0, __mmask16 mask, const float* wb
   }
 #pragma GCC unroll 4
   for (int i = 0; i < P; ++i) {
-    // (maskz forms: GCC 12's plain min/max intrinsics warn about their undefined source)
-    const __m512 y = _mm512_maskz_min_ps(0xFFFF, _mm512_maskz_max_ps(0xFFFF, acc[i], lo), hi);
+    // Bound first: min/max return their second operand when one is NaN, so a NaN sum stays
+    // NaN as in the reference. (maskz forms: GCC 12's plain ones warn about their source.)
+    const __m512 y = _mm512_maskz_min_ps(0xFFFF, hi, _mm512_maskz_max_ps(0xFFFF, lo, acc[i]));
     _mm512_mask_storeu_ps(t.c + static_cast<size_t>(pixel + i) * t.c_pixel_stride + c0, mask, y);
   }
 }

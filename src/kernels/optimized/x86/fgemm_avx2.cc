@@ -57,7 +57,9 @@ void Kernel(const FGemmTile& t) {
     const int columns = t.nc - p * kNr;
 #pragma GCC unroll 6
     for (int m = 0; m < MR; ++m) {
-      const __m256 y = _mm256_min_ps(_mm256_max_ps(acc[m][p], lo), hi);
+      // Bound first: min/max return their second operand when one is NaN, so a NaN sum
+      // stays NaN as in the reference.
+      const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[m][p]));
       float* c = t.c + static_cast<size_t>(m) * t.c_row_stride + p * kNr;
       if (columns >= kNr) {
         _mm256_storeu_ps(c, y);

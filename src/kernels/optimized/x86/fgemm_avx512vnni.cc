@@ -52,8 +52,9 @@ void Kernel(const FGemmTile& t) {
                                           : static_cast<__mmask16>((1u << columns) - 1);
 #pragma GCC unroll 12
     for (int m = 0; m < MR; ++m) {
-      // (maskz forms: GCC 12's plain min/max intrinsics warn about their undefined source)
-      const __m512 y = _mm512_maskz_min_ps(0xFFFF, _mm512_maskz_max_ps(0xFFFF, acc[m][p], lo), hi);
+      // Bound first: min/max return their second operand when one is NaN, so a NaN sum stays
+      // NaN as in the reference. (maskz forms: GCC 12's plain ones warn about their source.)
+      const __m512 y = _mm512_maskz_min_ps(0xFFFF, hi, _mm512_maskz_max_ps(0xFFFF, lo, acc[m][p]));
       _mm512_mask_storeu_ps(t.c + static_cast<size_t>(m) * t.c_row_stride + p * kNr, mask, y);
     }
   }
