@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/shape.h"
+#include "ops/nn/float_matmul.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_util.h"
 #include "quant/quantization_util.h"
@@ -33,6 +34,8 @@ struct OpData {
   KernelFn kernel = nullptr;
   TfLiteType type = kTfLiteFloat32;
   reference::QuantizedBatchMatMulParams q;
+  FloatMatMul fast;     // float32 on the optimized GEMM when prepare chose it
+  NodeScratch scratch;  // its per-invoke packed rhs (non-constant rhs)
 };
 
 // Quantized operands: same integer type everywhere, per-tensor params, rhs symmetric; the
@@ -67,7 +70,11 @@ TfLiteStatus PrepareQuantized(TfLiteContext* context, const TfLiteTensor* lhs,
   return kTfLiteOk;
 }
 
-void* Init(TfLiteContext*, const char*, size_t) { return std::make_unique<OpData>().release(); }
+void* Init(TfLiteContext* context, const char*, size_t) {
+  auto data = std::make_unique<OpData>();
+  if (data->scratch.Reserve(context, 1) != kTfLiteOk) return nullptr;
+  return data.release();
+}
 
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
 
@@ -122,6 +129,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   out_dims[out_rank - 2] = m;
   out_dims[out_rank - 1] = n;
   data->kernel = &reference::BatchMatMul;
+  data->fast.optimized = false;
+  if (data->type == kTfLiteFloat32) {
+    TF_LITE_ENSURE_OK(context, PrepareFloatMatMul(context, node, lhs, rhs, out_dims, data->adj_x,
+                                                  data->adj_y, &data->scratch, &data->fast));
+  }
   return ResizeOutput(context, output, out_dims);
 }
 
@@ -145,6 +157,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
         data->adj_y, Shape::Of(output), output->data.i16);
     return kTfLiteOk;
   }
+  if (EvalFloatMatMul(context, data->fast, data->scratch, lhs, rhs, output)) return kTfLiteOk;
   data->kernel(Shape::Of(lhs), lhs->data.f, data->adj_x, Shape::Of(rhs), rhs->data.f, data->adj_y,
                Shape::Of(output), output->data.f);
   return kTfLiteOk;

@@ -37,14 +37,20 @@ FGemmPacked FGemmPack(const FGemmKernel& kernel, const FGemmWeightsDesc& d, floa
       const size_t column = p * static_cast<size_t>(nr) + static_cast<size_t>(j);
       if (column >= static_cast<size_t>(d.n)) break;
       panel[j] = d.bias ? d.bias[column] : 0.f;
-      const float* source = d.weights + column * taps;
-      for (size_t t = 0; t < taps; ++t) panel[static_cast<size_t>(nr) * (1 + t) + j] = source[t];
+      const float* source = d.weights + column * (d.column_stride ? d.column_stride : taps);
+      for (size_t t = 0; t < taps; ++t) {
+        panel[static_cast<size_t>(nr) * (1 + t) + j] = source[t * d.k_stride];
+      }
     }
   }
+  return FGemmView(kernel, d, buffer);
+}
+
+FGemmPacked FGemmView(const FGemmKernel& kernel, const FGemmWeightsDesc& d, const float* buffer) {
   FGemmPacked packed;
   packed.kernel = &kernel;
   packed.panels = buffer;
-  packed.panel_floats = panel_floats;
+  packed.panel_floats = PanelFloats(kernel, d);
   packed.n = d.n;
   packed.row_taps = FGemmUsesRowTaps(d);
   packed.ks = packed.row_taps ? d.ks / d.kernel_w : d.ks;

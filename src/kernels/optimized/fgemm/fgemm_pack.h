@@ -8,9 +8,12 @@
 
 namespace octet::optimized {
 
-// The weights of one GEMM-shaped op: [n][ks][kc] floats (OHWI filters, FC weights).
+// The weights of one GEMM-shaped op: [n][ks][kc] floats (OHWI filters, FC weights), or any
+// strided view: element (column j, tap-channel t) at weights[j * column_stride + t * k_stride].
 struct FGemmWeightsDesc {
   const float* weights = nullptr;
+  size_t column_stride = 0;     // 0: ks * kc (contiguous columns)
+  size_t k_stride = 1;          // e.g. a [K][N] matrix: column_stride 1, k_stride N
   const float* bias = nullptr;  // [n] or nullptr
   int n = 0;                    // output channels (columns)
   int ks = 1;                   // taps (filter height x width)
@@ -42,6 +45,9 @@ struct FGemmPacked {
 
 // Floats FGemmPack writes for these weights.
 size_t FGemmPackedFloats(const FGemmKernel& kernel, const FGemmWeightsDesc& desc);
+
+// The run-time view of `buffer` once it holds `desc` packed for `kernel`.
+FGemmPacked FGemmView(const FGemmKernel& kernel, const FGemmWeightsDesc& desc, const float* buffer);
 
 // Packs `desc` into `buffer` (FGemmPackedFloats floats) and returns the run-time view.
 FGemmPacked FGemmPack(const FGemmKernel& kernel, const FGemmWeightsDesc& desc, float* buffer);
