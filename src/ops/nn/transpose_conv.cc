@@ -5,11 +5,19 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <vector>
 
+#include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/dispatch.h"
+#include "kernels/optimized/fgemm/col2im.h"
+#include "kernels/optimized/fgemm/fgemm_driver.h"
 #include "kernels/reference/conv_transpose.h"
 #include "kernels/shape.h"
+#include "kernels/threads/cpu_backend_context.h"
+#include "octet/kernel_info.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_util.h"
+#include "ops/scratch.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
@@ -31,9 +39,76 @@ struct OpData {
   reference::TransposeConvParams params;
   TfLitePadding padding = kTfLitePaddingSame;
   KernelFn kernel = nullptr;
+  // Optimized: GEMM of each input pixel with every tap (fgemm), then col2im.
+  bool optimized = false;
+  optimized::FGemmPacked gemm;
+  optimized::Window2D geometry;
+  const void* packed_from = nullptr;  // packing cache for re-prepares
+  NodeScratch scratch;                // the GEMM's columns
 };
+void* Init(TfLiteContext* context, const char*, size_t) {
+  auto data = std::make_unique<OpData>();
+  if (data->scratch.Reserve(context, 1) != kTfLiteOk) return nullptr;
+  return data.release();
+}
 
-void* Init(TfLiteContext*, const char*, size_t) { return std::make_unique<OpData>().release(); }
+// With a static output shape and constant weights, packs the weights as the GEMM's columns
+// (tap-major, then output channel) and sizes the column scratch.
+TfLiteStatus ChooseKernel(TfLiteContext* context, TfLiteNode* node, OpData* data,
+                          const TfLiteTensor* weights, const TfLiteTensor* input,
+                          const TfLiteTensor* output) {
+  data->optimized = false;
+  const cpu::Isa isa = cpu::ActiveIsa();
+  const optimized::FGemmKernel* kernel =
+      isa == cpu::Isa::kReference ? nullptr : optimized::FGemmKernelFor(isa);
+  if (kernel == nullptr || !tflite::IsConstantTensor(weights) || tflite::IsDynamicTensor(output) ||
+      tflite::NumElements(input) == 0) {
+    SetNodeKernelName(context, node, "reference");
+    return kTfLiteOk;
+  }
+  const int out_c = weights->dims->data[0], kh = weights->dims->data[1];
+  const int kw = weights->dims->data[2], in_c = weights->dims->data[3];
+  const size_t taps = static_cast<size_t>(kh) * kw;
+  optimized::FGemmWeightsDesc d;
+  d.n = static_cast<int>(taps) * out_c;
+  d.kc = in_c;
+  if (data->packed_from != weights->data.raw || data->gemm.kernel != kernel) {
+    std::vector<float> columns(static_cast<size_t>(d.n) * in_c);
+    for (size_t t = 0; t < taps; ++t) {
+      for (int oc = 0; oc < out_c; ++oc) {
+        const float* from = weights->data.f + (static_cast<size_t>(oc) * taps + t) * in_c;
+        std::copy(from, from + in_c, columns.data() + (t * out_c + oc) * in_c);
+      }
+    }
+    d.weights = columns.data();
+    auto* buffer = static_cast<float*>(context->AllocatePersistentBuffer(
+        context, optimized::FGemmPackedFloats(*kernel, d) * sizeof(float)));
+    if (buffer == nullptr) {
+      SetNodeKernelName(context, node, "reference");
+      return kTfLiteOk;
+    }
+    data->gemm = optimized::FGemmPack(*kernel, d, buffer);
+    data->packed_from = weights->data.raw;
+  }
+  optimized::Window2D& g = data->geometry;
+  g.batches = input->dims->data[0];
+  g.in_h = input->dims->data[1];
+  g.in_w = input->dims->data[2];
+  g.in_c = in_c;
+  g.out_h = output->dims->data[1];
+  g.out_w = output->dims->data[2];
+  g.kernel_h = kh;
+  g.kernel_w = kw;
+  g.stride_h = data->params.stride_height;
+  g.stride_w = data->params.stride_width;
+  g.pad_h = data->params.pad_height;
+  g.pad_w = data->params.pad_width;
+  const int64_t rows = static_cast<int64_t>(g.batches) * g.in_h * g.in_w;
+  TF_LITE_ENSURE_OK(context, data->scratch.Prepare(context, node, {{kTfLiteFloat32, rows * d.n}}));
+  data->optimized = true;
+  SetNodeKernelName(context, node, kernel->name);
+  return kTfLiteOk;
+}
 
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
 
@@ -136,9 +211,10 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 
   if (!tflite::IsConstantTensor(shape)) {
     tflite::SetTensorToDynamic(output);
-    return kTfLiteOk;
+    return ChooseKernel(context, node, data, weights, input, output);  // the reference
   }
-  return ApplyOutputShape(context, data, shape, weights, input, output);
+  TF_LITE_ENSURE_OK(context, ApplyOutputShape(context, data, shape, weights, input, output));
+  return ChooseKernel(context, node, data, weights, input, output);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -155,6 +231,17 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "weights", weights));
   if (bias) TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "bias", bias));
   TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "output", output));
+  if (data->optimized && !tflite::IsDynamicTensor(output)) {
+    float* columns = data->scratch.Data<float>(context, 0);
+    const optimized::Window2D& g = data->geometry;
+    optimized::RunFGemmRows(
+        data->gemm, g.batches * g.in_h * g.in_w, input->data.f, static_cast<size_t>(g.in_c),
+        {-std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity()}, columns,
+        GetThreadPool(context));
+    optimized::Col2ImAdd(g, weights->dims->data[0], columns, bias ? bias->data.f : nullptr,
+                         {data->params.act_min, data->params.act_max}, output->data.f);
+    return kTfLiteOk;
+  }
   data->kernel(data->params, Shape::Of(input), input->data.f, Shape::Of(weights), weights->data.f,
                bias ? bias->data.f : nullptr, Shape::Of(output), output->data.f);
   return kTfLiteOk;

@@ -302,3 +302,76 @@ TEST(FloatGluePaths, BatchMatMulMatchesTheReferenceOnEveryPath) {
 
 }  // namespace
 }  // namespace octet
+
+namespace octet {
+namespace {
+
+TEST(FloatGluePaths, TransposeConvMatchesTheReferenceOnEveryPath) {
+  std::mt19937 rng(21);
+  auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % (hi - lo + 1)); };
+  const double u = std::ldexp(1.0, -24);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int batches = pick(1, 2), in_h = pick(1, 8), in_w = pick(1, 8), in_c = pick(1, 20);
+    const int out_c = pick(1, 30), kh = pick(1, 5), kw = pick(1, 5), stride = pick(1, 3);
+    const bool same = trial % 2 == 0;
+    const int out_h = same ? in_h * stride : (in_h - 1) * stride + kh;
+    const int out_w = same ? in_w * stride : (in_w - 1) * stride + kw;
+    const bool with_bias = trial % 3 != 0;
+    auto run = [&](uint32_t seed) {
+      std::mt19937 values(seed);
+      OpModel m;
+      m.AddConstInput<int32_t>({kTfLiteInt32, {4}}, {batches, out_h, out_w, out_c});
+      m.AddConstInput<float>({kTfLiteFloat32, {out_c, kh, kw, in_c}},
+                             Uniform(static_cast<size_t>(out_c) * kh * kw * in_c, values));
+      const int input = m.AddInput({kTfLiteFloat32, {batches, in_h, in_w, in_c}});
+      if (with_bias) m.AddConstInput<float>({kTfLiteFloat32, {out_c}}, Uniform(out_c, values));
+      const int output = m.AddOutput({kTfLiteFloat32, {}});
+      TfLiteTransposeConvParams p{};
+      p.padding = same ? kTfLitePaddingSame : kTfLitePaddingValid;
+      p.stride_height = p.stride_width = stride;
+      p.activation = trial % 4 == 1 ? kTfLiteActRelu : kTfLiteActNone;
+      m.SetBuiltinOp(tflite::BuiltinOperator_TRANSPOSE_CONV, builtin::Register_TRANSPOSE_CONV(), p);
+      Outcome out;
+      if (m.Build() != kTfLiteOk) {
+        out.error = m.error();
+        return out;
+      }
+      m.SetInput(input, Uniform(static_cast<size_t>(batches) * in_h * in_w * in_c, values));
+      if (m.Invoke() != kTfLiteOk) {
+        out.error = m.error();
+        return out;
+      }
+      out.output = m.GetOutput<float>(output);
+      out.kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
+      return out;
+    };
+    const std::string label = "transpose conv in " + std::to_string(in_h) + "x" +
+                              std::to_string(in_w) + "x" + std::to_string(in_c) + " k" +
+                              std::to_string(kh) + "x" + std::to_string(kw) + " s" +
+                              std::to_string(stride) + (same ? " SAME" : " VALID");
+    Outcome want;
+    {
+      IsaScope scope(cpu::Isa::kReference);
+      want = run(300 + trial);
+    }
+    ASSERT_TRUE(want.error.empty()) << label << ": " << want.error;
+    // Each output sums at most kh * kw * in_c products, plus the bias.
+    const int terms = kh * kw * in_c;
+    const double tolerance = 4.0 * (terms + 2) * u * (terms + 1);
+    for (cpu::Isa isa : cpu::kAllIsas) {
+      if (isa == cpu::Isa::kReference || !cpu::CpuSupports(isa)) continue;
+      IsaScope scope(isa);
+      const Outcome got = run(300 + trial);
+      ASSERT_TRUE(got.error.empty()) << label << ": " << got.error;
+      EXPECT_EQ(got.kernel.substr(0, 5), "fgemm") << label;
+      ASSERT_EQ(got.output.size(), want.output.size()) << label;
+      for (size_t i = 0; i < got.output.size(); ++i) {
+        ASSERT_NEAR(got.output[i], want.output[i], tolerance)
+            << label << " on " << cpu::IsaName(isa) << ", output " << i;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace octet
