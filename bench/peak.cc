@@ -9,6 +9,8 @@ namespace octet::bench {
 #if defined(OCTET_HAVE_X86_KERNELS)
 int64_t PeakLoopAvx2(int64_t iterations);
 int64_t PeakLoopAvx512Vnni(int64_t iterations);
+int64_t PeakFmaLoopAvx2(int64_t iterations);
+int64_t PeakFmaLoopAvx512(int64_t iterations);
 #endif
 
 namespace {
@@ -35,6 +37,19 @@ double PeakGmacPerSecond(cpu::Isa isa) {
 #if defined(OCTET_HAVE_X86_KERNELS)
   if (isa == cpu::Isa::kAvx2) peak = Measure(PeakLoopAvx2, 12 * 16);
   if (isa == cpu::Isa::kAvx512Vnni) peak = Measure(PeakLoopAvx512Vnni, 12 * 64);
+#endif
+  cache[isa] = peak;
+  return peak;
+}
+
+double PeakGfmaPerSecond(cpu::Isa isa) {
+  static std::map<cpu::Isa, double> cache;
+  auto it = cache.find(isa);
+  if (it != cache.end()) return it->second;
+  double peak = 1.0;
+#if defined(OCTET_HAVE_X86_KERNELS)
+  if (isa == cpu::Isa::kAvx2) peak = Measure(PeakFmaLoopAvx2, 12 * 8);
+  if (isa == cpu::Isa::kAvx512Vnni) peak = Measure(PeakFmaLoopAvx512, 12 * 16);
 #endif
   cache[isa] = peak;
   return peak;

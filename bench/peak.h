@@ -8,4 +8,8 @@ namespace octet::bench {
 
 double PeakGmacPerSecond(cpu::Isa isa);
 
+// The measured float32 FMA peak (G FMAs/s) of one core on a kernel path (1 for the portable
+// path, which has no meaningful peak).
+double PeakGfmaPerSecond(cpu::Isa isa);
+
 }  // namespace octet::bench

@@ -21,3 +21,22 @@ int64_t PeakLoopAvx512Vnni(int64_t iterations) {
 }
 
 }  // namespace octet::bench
+
+namespace octet::bench {
+
+// The float32 FMA peak on the same path: independent vfmadd231ps chains, 16 FMAs each.
+int64_t PeakFmaLoopAvx512(int64_t iterations) {
+  __m512 acc[12];
+  for (int i = 0; i < 12; ++i) acc[i] = _mm512_set1_ps(static_cast<float>(i));
+  __m512 a = _mm512_set1_ps(0.999f);
+  const __m512 b = _mm512_set1_ps(1e-7f);
+  for (int64_t it = 0; it < iterations; ++it) {
+    for (int i = 0; i < 12; ++i) acc[i] = _mm512_fmadd_ps(acc[i], a, b);
+    __asm__ volatile("" : "+v"(a));
+  }
+  __m512 sum = acc[0];
+  for (int i = 1; i < 12; ++i) sum = _mm512_add_ps(sum, acc[i]);
+  return static_cast<int64_t>(_mm512_reduce_add_ps(sum));
+}
+
+}  // namespace octet::bench

@@ -11,13 +11,18 @@
 namespace octet::optimized {
 
 struct FDwTile {
-  int pixels = 0;                   // output pixels in this call
-  int channels = 0;                 // channels (input = output)
-  int ks = 0;                       // taps per pixel
-  const float* const* a = nullptr;  // pixel p's tap t (its channel 0): a[p * ks + t]
-  const float* w = nullptr;         // packed weights
-  float* c = nullptr;               // output pixel 0, channel 0
-  size_t c_pixel_stride = 0;        // floats between output pixels
+  int pixels = 0;    // output pixels in this call
+  int channels = 0;  // channels (input = output)
+  int ks = 0;        // taps per pixel
+  // Pixel p's tap t (its channel 0): a[p * ks + t] when tap_offsets is null (pixels near
+  // padding), else base + p * pixel_step + tap_offsets[t] (a run of interior pixels).
+  const float* const* a = nullptr;
+  const float* base = nullptr;
+  size_t pixel_step = 0;
+  const ptrdiff_t* tap_offsets = nullptr;
+  const float* w = nullptr;   // packed weights
+  float* c = nullptr;         // output pixel 0, channel 0
+  size_t c_pixel_stride = 0;  // floats between output pixels
   float act_min = 0.f;
   float act_max = 0.f;
 };

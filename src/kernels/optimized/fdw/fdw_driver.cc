@@ -54,6 +54,15 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
   const int threads = pool ? pool->threads() : 1;
   const int tasks = static_cast<int>(SuggestedTaskCount(static_cast<size_t>(rows), threads));
   const int rows_per_task = (rows + tasks - 1) / tasks;
+  // Tap offsets from a pixel's top-left tap, for the interior runs.
+  ptrdiff_t offsets[kMaxTaps];
+  for (int fy = 0, tap = 0; fy < s.kernel_h; ++fy) {
+    for (int fx = 0; fx < s.kernel_w; ++fx, ++tap) {
+      offsets[tap] = (static_cast<ptrdiff_t>(fy) * s.dilation_h * s.in_w +
+                      static_cast<ptrdiff_t>(fx) * s.dilation_w) *
+                     static_cast<ptrdiff_t>(channels);
+    }
+  }
   auto task = [&](size_t index) {
     const float* table[kPixelsPerCall * kMaxTaps];
     const int row_end = std::min(rows, (static_cast<int>(index) + 1) * rows_per_task);
@@ -63,34 +72,62 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
       const float* image = input + static_cast<size_t>(b) * s.in_h * s.in_w * channels;
       float* out_row = output + static_cast<size_t>(row) * s.out_w * channels;
       const int iy0 = oy * s.stride_h - s.pad_h;
-      for (int ox0 = 0; ox0 < s.out_w; ox0 += kPixelsPerCall) {
-        const int pixels = std::min(kPixelsPerCall, s.out_w - ox0);
-        const float** entry = table;
-        for (int p = 0; p < pixels; ++p) {
-          const int ix0 = (ox0 + p) * s.stride_w - s.pad_w;
-          for (int fy = 0; fy < s.kernel_h; ++fy) {
-            const int iy = iy0 + fy * s.dilation_h;
-            const bool row_inside = iy >= 0 && iy < s.in_h;
-            for (int fx = 0; fx < s.kernel_w; ++fx) {
-              const int ix = ix0 + fx * s.dilation_w;
-              *entry++ = row_inside && ix >= 0 && ix < s.in_w
-                             ? image + (static_cast<size_t>(iy) * s.in_w + ix) * channels
-                             : zero_row;
-            }
-          }
+      FDwTile t;
+      t.channels = packed.channels;
+      t.ks = packed.ks;
+      t.w = packed.w;
+      t.c_pixel_stride = channels;
+      t.act_min = clamp.min;
+      t.act_max = clamp.max;
+      // Pixels whose whole window is inside the image need no table: one call for the run.
+      const bool rows_inside = iy0 >= 0 && iy0 + (s.kernel_h - 1) * s.dilation_h < s.in_h;
+      int interior_begin = s.out_w, interior_end = s.out_w;
+      if (rows_inside) {
+        const int last_x = (s.kernel_w - 1) * s.dilation_w;
+        interior_begin = std::min(s.out_w, (s.pad_w + s.stride_w - 1) / s.stride_w);
+        interior_end = interior_begin;
+        while (interior_end < s.out_w && interior_end * s.stride_w - s.pad_w + last_x < s.in_w) {
+          ++interior_end;
         }
-        FDwTile t;
-        t.pixels = pixels;
-        t.channels = packed.channels;
-        t.ks = packed.ks;
-        t.a = table;
-        t.w = packed.w;
-        t.c = out_row + static_cast<size_t>(ox0) * channels;
-        t.c_pixel_stride = channels;
-        t.act_min = clamp.min;
-        t.act_max = clamp.max;
+      }
+      if (interior_end > interior_begin) {
+        t.pixels = interior_end - interior_begin;
+        t.a = nullptr;
+        t.base = image + (static_cast<size_t>(iy0) * s.in_w +
+                          static_cast<size_t>(interior_begin * s.stride_w - s.pad_w)) *
+                             channels;
+        t.pixel_step = static_cast<size_t>(s.stride_w) * channels;
+        t.tap_offsets = offsets;
+        t.c = out_row + static_cast<size_t>(interior_begin) * channels;
         packed.kernel->run(t);
       }
+      // The other pixels, in chunks, through a table of tap pointers.
+      auto with_table = [&](int begin, int end) {
+        for (int ox0 = begin; ox0 < end; ox0 += kPixelsPerCall) {
+          const int pixels = std::min(kPixelsPerCall, end - ox0);
+          const float** entry = table;
+          for (int p = 0; p < pixels; ++p) {
+            const int ix0 = (ox0 + p) * s.stride_w - s.pad_w;
+            for (int fy = 0; fy < s.kernel_h; ++fy) {
+              const int iy = iy0 + fy * s.dilation_h;
+              const bool row_inside = iy >= 0 && iy < s.in_h;
+              for (int fx = 0; fx < s.kernel_w; ++fx) {
+                const int ix = ix0 + fx * s.dilation_w;
+                *entry++ = row_inside && ix >= 0 && ix < s.in_w
+                               ? image + (static_cast<size_t>(iy) * s.in_w + ix) * channels
+                               : zero_row;
+              }
+            }
+          }
+          t.pixels = pixels;
+          t.a = table;
+          t.tap_offsets = nullptr;
+          t.c = out_row + static_cast<size_t>(ox0) * channels;
+          packed.kernel->run(t);
+        }
+      };
+      with_table(0, interior_begin);
+      with_table(interior_end, s.out_w);
     }
   };
   if (pool) {

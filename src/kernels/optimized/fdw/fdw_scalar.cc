@@ -18,9 +18,10 @@ void Run(const FDwTile& t) {
     for (int p = 0; p < t.pixels; ++p) {
       float acc[kBlock];
       for (int j = 0; j < kBlock; ++j) acc[j] = wb[j];
-      const float* const* a = t.a + static_cast<size_t>(p) * t.ks;
       for (int tap = 0; tap < t.ks; ++tap) {
-        const float* x = a[tap] + c0;
+        const float* row = t.tap_offsets ? t.base + p * t.pixel_step + t.tap_offsets[tap]
+                                         : t.a[static_cast<size_t>(p) * t.ks + tap];
+        const float* x = row + c0;
         const float* w = wb + kBlock * (1 + tap);
         for (int j = 0; j < width; ++j) acc[j] += x[j] * w[j];
       }

@@ -16,7 +16,7 @@ static inline __m256i TailMask(int count) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
-template <int P>
+template <int P, bool kOffsets>
 void Pixels(const FDwTile& t, int pixel, int c0, __m256i mask, const float* wb, __m256 lo,
             __m256 hi) {
   const int ks = t.ks;
@@ -24,12 +24,14 @@ void Pixels(const FDwTile& t, int pixel, int c0, __m256i mask, const float* wb, 
   __m256 acc[P];
 #pragma GCC unroll 4
   for (int i = 0; i < P; ++i) acc[i] = bias;
-  const float* const* a = t.a + static_cast<size_t>(pixel) * ks;
+  const float* const* a = kOffsets ? nullptr : t.a + static_cast<size_t>(pixel) * ks;
   for (int tap = 0; tap < ks; ++tap) {
     const __m256 w = _mm256_loadu_ps(wb + kBlock * (1 + tap));
 #pragma GCC unroll 4
     for (int i = 0; i < P; ++i) {
-      const __m256 x = _mm256_maskload_ps(a[i * ks + tap] + c0, mask);
+      const float* row =
+          kOffsets ? t.base + (pixel + i) * t.pixel_step + t.tap_offsets[tap] : a[i * ks + tap];
+      const __m256 x = _mm256_maskload_ps(row + c0, mask);
       acc[i] = _mm256_fmadd_ps(x, w, acc[i]);
     }
   }
@@ -42,7 +44,8 @@ void Pixels(const FDwTile& t, int pixel, int c0, __m256i mask, const float* wb, 
   }
 }
 
-void Run(const FDwTile& t) {
+template <bool kOffsets>
+void RunAddressing(const FDwTile& t) {
   const __m256 lo = _mm256_set1_ps(t.act_min);
   const __m256 hi = _mm256_set1_ps(t.act_max);
   const size_t block_floats = static_cast<size_t>(kBlock) * (1 + static_cast<size_t>(t.ks));
@@ -50,8 +53,16 @@ void Run(const FDwTile& t) {
     const __m256i mask = TailMask(t.channels - c0);
     const float* wb = t.w + static_cast<size_t>(b) * block_floats;
     int p = 0;
-    for (; p + 4 <= t.pixels; p += 4) Pixels<4>(t, p, c0, mask, wb, lo, hi);
-    for (; p < t.pixels; ++p) Pixels<1>(t, p, c0, mask, wb, lo, hi);
+    for (; p + 4 <= t.pixels; p += 4) Pixels<4, kOffsets>(t, p, c0, mask, wb, lo, hi);
+    for (; p < t.pixels; ++p) Pixels<1, kOffsets>(t, p, c0, mask, wb, lo, hi);
+  }
+}
+
+void Run(const FDwTile& t) {
+  if (t.tap_offsets != nullptr) {
+    RunAddressing<true>(t);
+  } else {
+    RunAddressing<false>(t);
   }
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 constexpr int kBlock = 16;
 
-template <int P>
+template <int P, bool kOffsets>
 void Pixels(const FDwTile& t, int pixel, int c0, __mmask16 mask, const float* wb, __m512 lo,
             __m512 hi) {
   const int ks = t.ks;
@@ -20,12 +20,14 @@ void Pixels(const FDwTile& t, int pixel, int c0, __mmask16 mask, const float* wb
   __m512 acc[P];
 #pragma GCC unroll 4
   for (int i = 0; i < P; ++i) acc[i] = bias;
-  const float* const* a = t.a + static_cast<size_t>(pixel) * ks;
+  const float* const* a = kOffsets ? nullptr : t.a + static_cast<size_t>(pixel) * ks;
   for (int tap = 0; tap < ks; ++tap) {
     const __m512 w = _mm512_loadu_ps(wb + kBlock * (1 + tap));
 #pragma GCC unroll 4
     for (int i = 0; i < P; ++i) {
-      const __m512 x = _mm512_maskz_loadu_ps(mask, a[i * ks + tap] + c0);
+      const float* row =
+          kOffsets ? t.base + (pixel + i) * t.pixel_step + t.tap_offsets[tap] : a[i * ks + tap];
+      const __m512 x = _mm512_maskz_loadu_ps(mask, row + c0);
       acc[i] = _mm512_fmadd_ps(x, w, acc[i]);
     }
   }
@@ -38,7 +40,8 @@ void Pixels(const FDwTile& t, int pixel, int c0, __mmask16 mask, const float* wb
   }
 }
 
-void Run(const FDwTile& t) {
+template <bool kOffsets>
+void RunAddressing(const FDwTile& t) {
   const __m512 lo = _mm512_set1_ps(t.act_min);
   const __m512 hi = _mm512_set1_ps(t.act_max);
   const size_t block_floats = static_cast<size_t>(kBlock) * (1 + static_cast<size_t>(t.ks));
@@ -48,8 +51,16 @@ void Run(const FDwTile& t) {
         rest >= kBlock ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << rest) - 1);
     const float* wb = t.w + static_cast<size_t>(b) * block_floats;
     int p = 0;
-    for (; p + 4 <= t.pixels; p += 4) Pixels<4>(t, p, c0, mask, wb, lo, hi);
-    for (; p < t.pixels; ++p) Pixels<1>(t, p, c0, mask, wb, lo, hi);
+    for (; p + 4 <= t.pixels; p += 4) Pixels<4, kOffsets>(t, p, c0, mask, wb, lo, hi);
+    for (; p < t.pixels; ++p) Pixels<1, kOffsets>(t, p, c0, mask, wb, lo, hi);
+  }
+}
+
+void Run(const FDwTile& t) {
+  if (t.tap_offsets != nullptr) {
+    RunAddressing<true>(t);
+  } else {
+    RunAddressing<false>(t);
   }
 }
 
