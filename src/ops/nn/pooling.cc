@@ -4,8 +4,11 @@
 
 #include <memory>
 
+#include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/pool/fpool.h"
 #include "kernels/reference/integer_pooling.h"
 #include "kernels/shape.h"
+#include "octet/kernel_info.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
@@ -103,7 +106,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   p.filter_width = params->filter_width;
   p.pad_height = wh.pad;
   p.pad_width = ww.pad;
-  data->kernel = &reference::Pool;
+  // The channel-vectorized loop gives the reference's bits; OCTET_ISA=reference keeps the
+  // reference loop itself.
+  const bool fast = !quantized && cpu::ActiveIsa() != cpu::Isa::kReference;
+  data->kernel = fast ? &optimized::FloatPool : &reference::Pool;
+  if (!quantized) SetNodeKernelName(context, node, fast ? "fpool" : "reference");
   return ResizeOutput(context, output,
                       {input->dims->data[0], wh.out_size, ww.out_size, input->dims->data[3]});
 }

@@ -6,7 +6,9 @@
 // values in [-1, 1] (a misplaced weight is off by far more).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -369,6 +371,74 @@ TEST(FloatGluePaths, TransposeConvMatchesTheReferenceOnEveryPath) {
         ASSERT_NEAR(got.output[i], want.output[i], tolerance)
             << label << " on " << cpu::IsaName(isa) << ", output " << i;
       }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace octet
+
+namespace octet {
+namespace {
+
+// The channel-vectorized float pools repeat the reference's per-channel operations in the
+// same order: equal bits, NaN included.
+TEST(FloatGluePaths, PoolsGiveTheReferenceBits) {
+  std::mt19937 rng(5);
+  auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % (hi - lo + 1)); };
+  const TfLiteRegistration* registrations[] = {builtin::Register_AVERAGE_POOL_2D(),
+                                               builtin::Register_MAX_POOL_2D(),
+                                               builtin::Register_L2_POOL_2D()};
+  const int codes[] = {tflite::BuiltinOperator_AVERAGE_POOL_2D, tflite::BuiltinOperator_MAX_POOL_2D,
+                       tflite::BuiltinOperator_L2_POOL_2D};
+  for (int trial = 0; trial < 60; ++trial) {
+    const int kind = trial % 3;
+    const std::vector<int> shape = {pick(1, 2), pick(1, 12), pick(1, 12), pick(1, 40)};
+    TfLitePoolParams p{};
+    p.padding = trial % 2 ? kTfLitePaddingSame : kTfLitePaddingValid;
+    p.stride_height = pick(1, 3);
+    p.stride_width = pick(1, 3);
+    p.filter_height = std::min(pick(1, 5), shape[1]);
+    p.filter_width = std::min(pick(1, 5), shape[2]);
+    p.activation = trial % 4 == 0 ? kTfLiteActRelu6 : kTfLiteActNone;
+    auto run = [&]() {
+      std::mt19937 values(40 + trial);
+      OpModel m;
+      const int input = m.AddInput({kTfLiteFloat32, shape});
+      const int output = m.AddOutput({kTfLiteFloat32, {}});
+      m.SetBuiltinOp(codes[kind], registrations[kind], p);
+      Outcome out;
+      if (m.Build() != kTfLiteOk) {
+        out.error = m.error();
+        return out;
+      }
+      auto in = Uniform(Count(shape), values);
+      if (trial % 5 == 0) in[in.size() / 2] = std::nanf("");
+      m.SetInput(input, in);
+      if (m.Invoke() != kTfLiteOk) {
+        out.error = m.error();
+        return out;
+      }
+      out.output = m.GetOutput<float>(output);
+      out.kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
+      return out;
+    };
+    Outcome want;
+    {
+      IsaScope scope(cpu::Isa::kReference);
+      want = run();
+    }
+    ASSERT_TRUE(want.error.empty()) << want.error;
+    for (cpu::Isa isa : cpu::kAllIsas) {
+      if (isa == cpu::Isa::kReference || !cpu::CpuSupports(isa)) continue;
+      IsaScope scope(isa);
+      const Outcome got = run();
+      ASSERT_TRUE(got.error.empty()) << got.error;
+      EXPECT_EQ(got.kernel, "fpool");
+      ASSERT_EQ(got.output.size(), want.output.size());
+      EXPECT_EQ(
+          std::memcmp(got.output.data(), want.output.data(), got.output.size() * sizeof(float)), 0)
+          << "pool kind " << kind << " trial " << trial;
     }
   }
 }
