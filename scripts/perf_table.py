@@ -33,7 +33,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--octet", default=os.path.join(here, "..", "build", "octet"))
-    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--models", default=os.environ.get(
         "OCTET_MODELS", os.path.join(here, "..", "..", "shared", "models")))
     args = parser.parse_args()
