@@ -1,5 +1,7 @@
-// float32 depthwise micro-kernel for AVX2 + FMA: 8 channels per step, 4 output pixels at a
-// time so four FMA chains overlap; the channel tail uses masked loads and stores.
+// float32 depthwise micro-kernel for AVX2 + FMA: 8 channels per step, several output pixels
+// at a time so their FMA chains overlap; the channel tail uses masked loads and stores. With
+// a compile-time tap count (3x3, the common case) the block's weights stay in registers
+// across the whole run of pixels.
 #include <immintrin.h>
 
 #include <cstddef>
@@ -16,23 +18,33 @@ static inline __m256i TailMask(int count) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
-template <int P, bool kOffsets>
-void Pixels(const FDwTile& t, int pixel, int c0, __m256i mask, const float* wb, __m256 lo,
-            __m256 hi) {
-  const int ks = t.ks;
-  const __m256 bias = _mm256_loadu_ps(wb);
+// Where pixel p's taps start (channel c0): through the table, or base + p * step + offset.
+template <bool kOffsets>
+struct Rows {
+  Rows(const FDwTile& t, int c0) : t(t), c0(c0) {}
+  const float* operator()(int pixel, int tap) const {
+    if (kOffsets) return t.base + pixel * t.pixel_step + t.tap_offsets[tap] + c0;
+    return t.a[static_cast<size_t>(pixel) * t.ks + tap] + c0;
+  }
+  const FDwTile& t;
+  int c0;
+};
+
+// P pixels from `pixel`, KS taps known at compile time (0: t.ks, weights from memory).
+template <int P, int KS, bool kOffsets>
+static inline void Pixels(const FDwTile& t, const Rows<kOffsets>& rows, int pixel, int c0,
+                          __m256i mask, const float* wb, const __m256* w, __m256 bias, __m256 lo,
+                          __m256 hi) {
+  const int ks = KS > 0 ? KS : t.ks;
   __m256 acc[P];
 #pragma GCC unroll 4
   for (int i = 0; i < P; ++i) acc[i] = bias;
-  const float* const* a = kOffsets ? nullptr : t.a + static_cast<size_t>(pixel) * ks;
+#pragma GCC unroll 9
   for (int tap = 0; tap < ks; ++tap) {
-    const __m256 w = _mm256_loadu_ps(wb + kBlock * (1 + tap));
+    const __m256 wv = KS > 0 ? w[tap] : _mm256_loadu_ps(wb + kBlock * (1 + tap));
 #pragma GCC unroll 4
     for (int i = 0; i < P; ++i) {
-      const float* row =
-          kOffsets ? t.base + (pixel + i) * t.pixel_step + t.tap_offsets[tap] : a[i * ks + tap];
-      const __m256 x = _mm256_maskload_ps(row + c0, mask);
-      acc[i] = _mm256_fmadd_ps(x, w, acc[i]);
+      acc[i] = _mm256_fmadd_ps(_mm256_maskload_ps(rows(pixel + i, tap), mask), wv, acc[i]);
     }
   }
 #pragma GCC unroll 4
@@ -44,17 +56,35 @@ void Pixels(const FDwTile& t, int pixel, int c0, __m256i mask, const float* wb, 
   }
 }
 
-template <bool kOffsets>
-void RunAddressing(const FDwTile& t) {
+template <int KS, bool kOffsets>
+void RunTaps(const FDwTile& t) {
   const __m256 lo = _mm256_set1_ps(t.act_min);
   const __m256 hi = _mm256_set1_ps(t.act_max);
   const size_t block_floats = static_cast<size_t>(kBlock) * (1 + static_cast<size_t>(t.ks));
   for (int c0 = 0, b = 0; c0 < t.channels; c0 += kBlock, ++b) {
     const __m256i mask = TailMask(t.channels - c0);
     const float* wb = t.w + static_cast<size_t>(b) * block_floats;
+    const __m256 bias = _mm256_loadu_ps(wb);
+    __m256 w[KS > 0 ? KS : 1];
+    if (KS > 0) {
+#pragma GCC unroll 9
+      for (int tap = 0; tap < KS; ++tap) w[tap] = _mm256_loadu_ps(wb + kBlock * (1 + tap));
+    }
+    const Rows<kOffsets> rows(t, c0);
     int p = 0;
-    for (; p + 4 <= t.pixels; p += 4) Pixels<4, kOffsets>(t, p, c0, mask, wb, lo, hi);
-    for (; p < t.pixels; ++p) Pixels<1, kOffsets>(t, p, c0, mask, wb, lo, hi);
+    for (; p + 4 <= t.pixels; p += 4) {
+      Pixels<4, KS, kOffsets>(t, rows, p, c0, mask, wb, w, bias, lo, hi);
+    }
+    for (; p < t.pixels; ++p) Pixels<1, KS, kOffsets>(t, rows, p, c0, mask, wb, w, bias, lo, hi);
+  }
+}
+
+template <bool kOffsets>
+void RunAddressing(const FDwTile& t) {
+  if (t.ks == 9) {
+    RunTaps<9, kOffsets>(t);
+  } else {
+    RunTaps<0, kOffsets>(t);
   }
 }
 

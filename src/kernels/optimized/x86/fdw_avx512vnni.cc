@@ -1,6 +1,7 @@
 // float32 depthwise micro-kernel for AVX-512 (the avx512vnni path; AVX-512F only): 16
-// channels per step, 4 output pixels at a time so four FMA chains overlap; the channel tail
-// uses masked loads and stores.
+// channels per step, several output pixels at a time so their FMA chains overlap; the
+// channel tail uses masked loads and stores. With a compile-time tap count (3x3, the common
+// case) the block's weights stay in registers across the whole run of pixels.
 #include <immintrin.h>
 
 #include <cstddef>
@@ -12,36 +13,50 @@ namespace {
 
 constexpr int kBlock = 16;
 
-template <int P, bool kOffsets>
-void Pixels(const FDwTile& t, int pixel, int c0, __mmask16 mask, const float* wb, __m512 lo,
-            __m512 hi) {
-  const int ks = t.ks;
-  const __m512 bias = _mm512_loadu_ps(wb);
+// Where pixel p's taps start (channel c0): through the table, or base + p * step + offset.
+template <bool kOffsets>
+struct Rows {
+  Rows(const FDwTile& t, int c0) : t(t), c0(c0) {}
+  const float* operator()(int pixel, int tap) const {
+    if (kOffsets) return t.base + pixel * t.pixel_step + t.tap_offsets[tap] + c0;
+    return t.a[static_cast<size_t>(pixel) * t.ks + tap] + c0;
+  }
+  const FDwTile& t;
+  int c0;
+};
+
+// Bound first: min/max return their second operand when one is NaN, so a NaN sum stays NaN
+// as in the reference. (maskz forms: GCC 12's plain ones warn about their source.)
+static inline __m512 Clamp(__m512 v, __m512 lo, __m512 hi) {
+  return _mm512_maskz_min_ps(0xFFFF, hi, _mm512_maskz_max_ps(0xFFFF, lo, v));
+}
+
+// P pixels from `pixel`, KS taps known at compile time (0: t.ks, weights from memory).
+template <int P, int KS, bool kOffsets>
+static inline void Pixels(const FDwTile& t, const Rows<kOffsets>& rows, int pixel, int c0,
+                          __mmask16 mask, const float* wb, const __m512* w, __m512 bias, __m512 lo,
+                          __m512 hi) {
+  const int ks = KS > 0 ? KS : t.ks;
   __m512 acc[P];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
   for (int i = 0; i < P; ++i) acc[i] = bias;
-  const float* const* a = kOffsets ? nullptr : t.a + static_cast<size_t>(pixel) * ks;
+#pragma GCC unroll 9
   for (int tap = 0; tap < ks; ++tap) {
-    const __m512 w = _mm512_loadu_ps(wb + kBlock * (1 + tap));
-#pragma GCC unroll 4
+    const __m512 wv = KS > 0 ? w[tap] : _mm512_loadu_ps(wb + kBlock * (1 + tap));
+#pragma GCC unroll 8
     for (int i = 0; i < P; ++i) {
-      const float* row =
-          kOffsets ? t.base + (pixel + i) * t.pixel_step + t.tap_offsets[tap] : a[i * ks + tap];
-      const __m512 x = _mm512_maskz_loadu_ps(mask, row + c0);
-      acc[i] = _mm512_fmadd_ps(x, w, acc[i]);
+      acc[i] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(mask, rows(pixel + i, tap)), wv, acc[i]);
     }
   }
-#pragma GCC unroll 4
+#pragma GCC unroll 8
   for (int i = 0; i < P; ++i) {
-    // Bound first: min/max return their second operand when one is NaN, so a NaN sum stays
-    // NaN as in the reference. (maskz forms: GCC 12's plain ones warn about their source.)
-    const __m512 y = _mm512_maskz_min_ps(0xFFFF, hi, _mm512_maskz_max_ps(0xFFFF, lo, acc[i]));
-    _mm512_mask_storeu_ps(t.c + static_cast<size_t>(pixel + i) * t.c_pixel_stride + c0, mask, y);
+    _mm512_mask_storeu_ps(t.c + static_cast<size_t>(pixel + i) * t.c_pixel_stride + c0, mask,
+                          Clamp(acc[i], lo, hi));
   }
 }
 
-template <bool kOffsets>
-void RunAddressing(const FDwTile& t) {
+template <int KS, bool kOffsets>
+void RunTaps(const FDwTile& t) {
   const __m512 lo = _mm512_set1_ps(t.act_min);
   const __m512 hi = _mm512_set1_ps(t.act_max);
   const size_t block_floats = static_cast<size_t>(kBlock) * (1 + static_cast<size_t>(t.ks));
@@ -50,9 +65,30 @@ void RunAddressing(const FDwTile& t) {
     const __mmask16 mask =
         rest >= kBlock ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << rest) - 1);
     const float* wb = t.w + static_cast<size_t>(b) * block_floats;
+    const __m512 bias = _mm512_loadu_ps(wb);
+    __m512 w[KS > 0 ? KS : 1];
+    if (KS > 0) {
+#pragma GCC unroll 9
+      for (int tap = 0; tap < KS; ++tap) w[tap] = _mm512_loadu_ps(wb + kBlock * (1 + tap));
+    }
+    const Rows<kOffsets> rows(t, c0);
     int p = 0;
-    for (; p + 4 <= t.pixels; p += 4) Pixels<4, kOffsets>(t, p, c0, mask, wb, lo, hi);
-    for (; p < t.pixels; ++p) Pixels<1, kOffsets>(t, p, c0, mask, wb, lo, hi);
+    for (; p + 8 <= t.pixels; p += 8) {
+      Pixels<8, KS, kOffsets>(t, rows, p, c0, mask, wb, w, bias, lo, hi);
+    }
+    for (; p + 2 <= t.pixels; p += 2) {
+      Pixels<2, KS, kOffsets>(t, rows, p, c0, mask, wb, w, bias, lo, hi);
+    }
+    for (; p < t.pixels; ++p) Pixels<1, KS, kOffsets>(t, rows, p, c0, mask, wb, w, bias, lo, hi);
+  }
+}
+
+template <bool kOffsets>
+void RunAddressing(const FDwTile& t) {
+  if (t.ks == 9) {
+    RunTaps<9, kOffsets>(t);
+  } else {
+    RunTaps<0, kOffsets>(t);
   }
 }
 
