@@ -76,6 +76,16 @@ class PixelCursor {
     const int ix0 = ox_ * s_.stride_w - s_.pad_w;
     const size_t in_c = static_cast<size_t>(s_.in_c);
     const bool columns_inside = ix0 >= 0 && ix0 + s_.kernel_w <= s_.in_w;
+    if (columns_inside && iy0 >= 0 && iy0 + taps_.last_y < s_.in_h) {
+      // The whole window inside (most pixels): filter row fy starts at the offset of its
+      // first tap.
+      const float* origin =
+          image_ + (static_cast<size_t>(iy0) * s_.in_w + static_cast<size_t>(ix0)) * in_c;
+      for (int fy = 0; fy < s_.kernel_h; ++fy) {
+        table[fy * stride + row] = origin + taps_.offset[fy * s_.kernel_w];
+      }
+      return;
+    }
     for (int fy = 0; fy < s_.kernel_h; ++fy) {
       const int iy = iy0 + fy * s_.dilation_h;
       const float** entry = &table[fy * stride + row];
