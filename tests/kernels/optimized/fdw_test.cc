@@ -15,6 +15,7 @@
 #include "kernels/optimized/float_test_util.h"
 #include "kernels/optimized/quant_test_util.h"
 #include "kernels/threads/thread_pool.h"
+#include "util/kernel_paths.h"
 
 namespace octet::optimized {
 namespace {
@@ -24,14 +25,6 @@ using testing::ExpectWithin;
 using testing::Finish;
 using testing::RandomClamp;
 using testing::RandomFloats;
-
-std::vector<cpu::Isa> SupportedPaths() {
-  std::vector<cpu::Isa> paths;
-  for (cpu::Isa isa : cpu::kAllIsas) {
-    if (FDwKernelFor(isa) != nullptr) paths.push_back(isa);
-  }
-  return paths;
-}
 
 std::string Describe(const Window2D& s) {
   return std::to_string(s.batches) + "x" + std::to_string(s.in_h) + "x" + std::to_string(s.in_w) +
@@ -156,11 +149,9 @@ TEST_P(FDwPathTest, ACorruptedWeightIsCaught) {
   EXPECT_EQ(outside, static_cast<size_t>(6 * 6));
 }
 
-std::string PathName(const ::testing::TestParamInfo<cpu::Isa>& info) {
-  return cpu::IsaName(info.param);
-}
-
-INSTANTIATE_TEST_SUITE_P(Paths, FDwPathTest, ::testing::ValuesIn(SupportedPaths()), PathName);
+INSTANTIATE_TEST_SUITE_P(Paths, FDwPathTest,
+                         ::testing::ValuesIn(octet::testing::PathsWithKernel(FDwKernelFor)),
+                         octet::testing::PathName);
 
 }  // namespace
 }  // namespace octet::optimized

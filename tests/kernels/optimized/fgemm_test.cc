@@ -17,6 +17,7 @@
 #include "kernels/optimized/float_test_util.h"
 #include "kernels/optimized/quant_test_util.h"
 #include "kernels/threads/thread_pool.h"
+#include "util/kernel_paths.h"
 
 namespace octet::optimized {
 namespace {
@@ -26,14 +27,6 @@ using testing::ExpectWithin;
 using testing::Finish;
 using testing::RandomClamp;
 using testing::RandomFloats;
-
-std::vector<cpu::Isa> SupportedPaths() {
-  std::vector<cpu::Isa> paths;
-  for (cpu::Isa isa : cpu::kAllIsas) {
-    if (FGemmKernelFor(isa) != nullptr) paths.push_back(isa);
-  }
-  return paths;
-}
 
 struct ConvCase {
   FConvShape shape;
@@ -275,11 +268,9 @@ TEST_P(FGemmPathTest, ACorruptedWeightIsCaught) {
   EXPECT_EQ(outside, static_cast<size_t>(rows));  // column 3 of every row
 }
 
-std::string PathName(const ::testing::TestParamInfo<cpu::Isa>& info) {
-  return cpu::IsaName(info.param);
-}
-
-INSTANTIATE_TEST_SUITE_P(Paths, FGemmPathTest, ::testing::ValuesIn(SupportedPaths()), PathName);
+INSTANTIATE_TEST_SUITE_P(Paths, FGemmPathTest,
+                         ::testing::ValuesIn(octet::testing::PathsWithKernel(FGemmKernelFor)),
+                         octet::testing::PathName);
 
 }  // namespace
 }  // namespace octet::optimized

@@ -12,17 +12,10 @@
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/dispatch.h"
 #include "kernels/reference/integer_elementwise.h"
+#include "util/kernel_paths.h"
 
 namespace octet::optimized {
 namespace {
-
-std::vector<cpu::Isa> SupportedPaths() {
-  std::vector<cpu::Isa> paths;
-  for (cpu::Isa isa : cpu::kAllIsas) {
-    if (QBinaryKernelFor(isa) != nullptr) paths.push_back(isa);
-  }
-  return paths;
-}
 
 class QBinaryPathTest : public ::testing::TestWithParam<cpu::Isa> {};
 
@@ -115,11 +108,9 @@ TEST_P(QBinaryPathTest, MatchesReference) {
   }
 }
 
-std::string PathName(const ::testing::TestParamInfo<cpu::Isa>& info) {
-  return cpu::IsaName(info.param);
-}
-
-INSTANTIATE_TEST_SUITE_P(Paths, QBinaryPathTest, ::testing::ValuesIn(SupportedPaths()), PathName);
+INSTANTIATE_TEST_SUITE_P(Paths, QBinaryPathTest,
+                         ::testing::ValuesIn(octet::testing::PathsWithKernel(QBinaryKernelFor)),
+                         octet::testing::PathName);
 
 }  // namespace
 }  // namespace octet::optimized

@@ -12,17 +12,10 @@
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/dispatch.h"
 #include "kernels/reference/quantize.h"
+#include "util/kernel_paths.h"
 
 namespace octet::optimized {
 namespace {
-
-std::vector<cpu::Isa> SupportedPaths() {
-  std::vector<cpu::Isa> paths;
-  for (cpu::Isa isa : cpu::kAllIsas) {
-    if (QConvertKernelFor(isa) != nullptr) paths.push_back(isa);
-  }
-  return paths;
-}
 
 class QConvertPathTest : public ::testing::TestWithParam<cpu::Isa> {};
 
@@ -86,11 +79,9 @@ TEST_P(QConvertPathTest, DequantizeMatchesReference) {
   }
 }
 
-std::string PathName(const ::testing::TestParamInfo<cpu::Isa>& info) {
-  return cpu::IsaName(info.param);
-}
-
-INSTANTIATE_TEST_SUITE_P(Paths, QConvertPathTest, ::testing::ValuesIn(SupportedPaths()), PathName);
+INSTANTIATE_TEST_SUITE_P(Paths, QConvertPathTest,
+                         ::testing::ValuesIn(octet::testing::PathsWithKernel(QConvertKernelFor)),
+                         octet::testing::PathName);
 
 }  // namespace
 }  // namespace octet::optimized

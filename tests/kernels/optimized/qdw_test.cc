@@ -15,6 +15,7 @@
 #include "kernels/optimized/quant_test_util.h"
 #include "kernels/reference/integer_conv.h"
 #include "kernels/threads/thread_pool.h"
+#include "util/kernel_paths.h"
 
 namespace octet::optimized {
 namespace {
@@ -24,14 +25,6 @@ using testing::RandomBytes;
 using testing::RandomQuantization;
 using testing::ReferenceParams;
 using testing::Window;
-
-std::vector<cpu::Isa> SupportedPaths() {
-  std::vector<cpu::Isa> paths;
-  for (cpu::Isa isa : cpu::kAllIsas) {
-    if (QDwKernelFor(isa) != nullptr) paths.push_back(isa);
-  }
-  return paths;
-}
 
 struct DwCase {
   QDwShape shape;
@@ -167,11 +160,9 @@ TEST_P(QDwPathTest, MobileNetShapesMatchReference) {
   }
 }
 
-std::string PathName(const ::testing::TestParamInfo<cpu::Isa>& info) {
-  return cpu::IsaName(info.param);
-}
-
-INSTANTIATE_TEST_SUITE_P(Paths, QDwPathTest, ::testing::ValuesIn(SupportedPaths()), PathName);
+INSTANTIATE_TEST_SUITE_P(Paths, QDwPathTest,
+                         ::testing::ValuesIn(octet::testing::PathsWithKernel(QDwKernelFor)),
+                         octet::testing::PathName);
 
 }  // namespace
 }  // namespace octet::optimized

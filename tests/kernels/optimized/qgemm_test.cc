@@ -16,6 +16,7 @@
 #include "kernels/reference/integer_conv.h"
 #include "kernels/threads/thread_pool.h"
 #include "quant/quantization_util.h"
+#include "util/kernel_paths.h"
 
 namespace octet::optimized {
 namespace {
@@ -25,14 +26,6 @@ using testing::RandomBytes;
 using testing::RandomQuantization;
 using testing::ReferenceParams;
 using testing::Window;
-
-std::vector<cpu::Isa> SupportedPaths() {
-  std::vector<cpu::Isa> paths;
-  for (cpu::Isa isa : cpu::kAllIsas) {
-    if (QGemmKernelFor(isa) != nullptr) paths.push_back(isa);
-  }
-  return paths;
-}
 
 QGemmWeightsDesc Describe(const RandomQuantization& q, const std::vector<uint8_t>& weights, int n,
                           int ks, int kc, bool with_bias) {
@@ -288,11 +281,9 @@ TEST_P(QGemmPathTest, RequantizationRoundingBoundaries) {
   }
 }
 
-std::string PathName(const ::testing::TestParamInfo<cpu::Isa>& info) {
-  return cpu::IsaName(info.param);
-}
-
-INSTANTIATE_TEST_SUITE_P(Paths, QGemmPathTest, ::testing::ValuesIn(SupportedPaths()), PathName);
+INSTANTIATE_TEST_SUITE_P(Paths, QGemmPathTest,
+                         ::testing::ValuesIn(octet::testing::PathsWithKernel(QGemmKernelFor)),
+                         octet::testing::PathName);
 
 }  // namespace
 }  // namespace octet::optimized

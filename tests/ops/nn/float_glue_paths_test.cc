@@ -18,12 +18,15 @@
 #include "ops/nn/nn_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/schema/schema_generated.h"
+#include "util/kernel_paths.h"
 #include "util/op_model.h"
 
 namespace octet {
 namespace {
 
+using testing::IsaScope;
 using testing::OpModel;
+using testing::OptimizedPaths;
 namespace builtin = tflite::ops::builtin;
 
 enum class Kind { kConv, kDepthwise, kFullyConnected };
@@ -177,12 +180,6 @@ std::string ExpectedFamily(const NodeCase& c) {
   return "";
 }
 
-struct IsaScope {
-  explicit IsaScope(cpu::Isa isa) { ok = cpu::SetIsa(isa, nullptr); }
-  ~IsaScope() { cpu::ResetIsa(); }
-  bool ok = false;
-};
-
 TEST(FloatGluePaths, NodesMatchTheReferenceOnEveryPath) {
   std::mt19937 rng(31);
   const double u = std::ldexp(1.0, -24);
@@ -193,8 +190,7 @@ TEST(FloatGluePaths, NodesMatchTheReferenceOnEveryPath) {
     ASSERT_TRUE(want.error.empty()) << c.Describe() << ": " << want.error;
     // Values and bias in [-1, 1]: Σ|terms| <= terms + 1, for either computation.
     const double tolerance = 4.0 * (c.terms + 2) * u * (c.terms + 1);
-    for (cpu::Isa isa : cpu::kAllIsas) {
-      if (isa == cpu::Isa::kReference || !cpu::CpuSupports(isa)) continue;
+    for (cpu::Isa isa : OptimizedPaths()) {
       IsaScope scope(isa);
       ASSERT_TRUE(scope.ok);
       const Outcome got = RunNode(c, false, seed);
@@ -287,8 +283,7 @@ TEST(FloatGluePaths, BatchMatMulMatchesTheReferenceOnEveryPath) {
     }
     ASSERT_TRUE(want.error.empty()) << c.Describe() << ": " << want.error;
     const double tolerance = 4.0 * (c.k + 2) * u * c.k;
-    for (cpu::Isa isa : cpu::kAllIsas) {
-      if (isa == cpu::Isa::kReference || !cpu::CpuSupports(isa)) continue;
+    for (cpu::Isa isa : OptimizedPaths()) {
       IsaScope scope(isa);
       const Outcome got = RunMatMul(c, seed);
       ASSERT_TRUE(got.error.empty()) << c.Describe() << ": " << got.error;
@@ -360,8 +355,7 @@ TEST(FloatGluePaths, TransposeConvMatchesTheReferenceOnEveryPath) {
     // Each output sums at most kh * kw * in_c products, plus the bias.
     const int terms = kh * kw * in_c;
     const double tolerance = 4.0 * (terms + 2) * u * (terms + 1);
-    for (cpu::Isa isa : cpu::kAllIsas) {
-      if (isa == cpu::Isa::kReference || !cpu::CpuSupports(isa)) continue;
+    for (cpu::Isa isa : OptimizedPaths()) {
       IsaScope scope(isa);
       const Outcome got = run(300 + trial);
       ASSERT_TRUE(got.error.empty()) << label << ": " << got.error;
@@ -429,8 +423,7 @@ TEST(FloatGluePaths, PoolsGiveTheReferenceBits) {
       want = run();
     }
     ASSERT_TRUE(want.error.empty()) << want.error;
-    for (cpu::Isa isa : cpu::kAllIsas) {
-      if (isa == cpu::Isa::kReference || !cpu::CpuSupports(isa)) continue;
+    for (cpu::Isa isa : OptimizedPaths()) {
       IsaScope scope(isa);
       const Outcome got = run();
       ASSERT_TRUE(got.error.empty()) << got.error;

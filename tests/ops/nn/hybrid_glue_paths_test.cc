@@ -15,12 +15,15 @@
 #include "ops/nn/nn_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/schema/schema_generated.h"
+#include "util/kernel_paths.h"
 #include "util/op_model.h"
 
 namespace octet {
 namespace {
 
+using testing::IsaScope;
 using testing::OpModel;
+using testing::OptimizedPaths;
 namespace builtin = tflite::ops::builtin;
 
 struct HybridCase {
@@ -137,12 +140,6 @@ HybridCase RandomCase(int trial, std::mt19937& rng) {
   return c;
 }
 
-struct IsaScope {
-  explicit IsaScope(cpu::Isa isa) { ok = cpu::SetIsa(isa, nullptr); }
-  ~IsaScope() { cpu::ResetIsa(); }
-  bool ok = false;
-};
-
 TEST(HybridGluePaths, NodesGiveTheReferenceBitsOnEveryPath) {
   std::mt19937 rng(17);
   for (int trial = 0; trial < 80; ++trial) {
@@ -150,8 +147,7 @@ TEST(HybridGluePaths, NodesGiveTheReferenceBitsOnEveryPath) {
     const uint32_t seed = 900 + trial;
     const Outcome want = RunNode(c, true, seed);
     ASSERT_TRUE(want.error.empty()) << c.Describe() << ": " << want.error;
-    for (cpu::Isa isa : cpu::kAllIsas) {
-      if (isa == cpu::Isa::kReference || !cpu::CpuSupports(isa)) continue;
+    for (cpu::Isa isa : OptimizedPaths()) {
       IsaScope scope(isa);
       ASSERT_TRUE(scope.ok);
       const Outcome got = RunNode(c, false, seed);

@@ -16,12 +16,15 @@
 #include "ops/nn/nn_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/schema/schema_generated.h"
+#include "util/kernel_paths.h"
 #include "util/op_model.h"
 
 namespace octet {
 namespace {
 
+using testing::IsaScope;
 using testing::OpModel;
+using testing::OptimizedPaths;
 using testing::TensorSpec;
 
 struct DepthwiseCase {
@@ -95,20 +98,6 @@ Outcome RunDepthwise(const DepthwiseCase& c, const TfLiteRegistration* registrat
   out.kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
   return out;
 }
-
-std::vector<cpu::Isa> OptimizedPaths() {
-  std::vector<cpu::Isa> paths;
-  for (cpu::Isa isa : cpu::kAllIsas) {
-    if (isa != cpu::Isa::kReference && cpu::CpuSupports(isa)) paths.push_back(isa);
-  }
-  return paths;
-}
-
-struct IsaScope {
-  explicit IsaScope(cpu::Isa isa) { ok = cpu::SetIsa(isa, nullptr); }
-  ~IsaScope() { cpu::ResetIsa(); }
-  bool ok = false;
-};
 
 std::string Describe(const DepthwiseCase& c) {
   return std::string(c.is_signed ? "int8" : "uint8") + " in " + std::to_string(c.batches) + "x" +
