@@ -19,6 +19,7 @@
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/schema/schema_generated.h"
 #include "util/kernel_paths.h"
+#include "util/node_outcome.h"
 #include "util/op_model.h"
 
 namespace octet {
@@ -26,6 +27,7 @@ namespace {
 
 using testing::IsaScope;
 using testing::OpModel;
+using Outcome = testing::NodeOutcome<float>;
 using testing::OptimizedPaths;
 namespace builtin = tflite::ops::builtin;
 
@@ -48,12 +50,6 @@ struct NodeCase {
     return s + " s" + std::to_string(stride) + " d" + std::to_string(dilation) + " m" +
            std::to_string(multiplier);
   }
-};
-
-struct Outcome {
-  std::vector<float> output;
-  std::string kernel;
-  std::string error;
 };
 
 std::vector<float> Uniform(size_t n, std::mt19937& rng) {
@@ -110,19 +106,8 @@ Outcome RunNode(const NodeCase& c, bool reference, uint32_t seed) {
       break;
     }
   }
-  Outcome out;
-  if (m.Build() != kTfLiteOk) {
-    out.error = m.error();
-    return out;
-  }
-  m.SetInput(input, Uniform(Count(c.input), rng));
-  if (m.Invoke() != kTfLiteOk) {
-    out.error = m.error();
-    return out;
-  }
-  out.output = m.GetOutput<float>(output);
-  out.kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
-  return out;
+  return testing::BuildAndRun<float>(m, output,
+                                     [&] { m.SetInput(input, Uniform(Count(c.input), rng)); });
 }
 
 NodeCase RandomCase(int trial, std::mt19937& rng) {
@@ -238,22 +223,14 @@ Outcome RunMatMul(const MatMulCase& c, uint32_t seed) {
   TfLiteBatchMatMulParams p{};
   p.adj_y = c.adj_y;
   m.SetBuiltinOp(tflite::BuiltinOperator_BATCH_MATMUL, builtin::Register_BATCH_MATMUL(), p);
-  Outcome out;
-  if (m.Build() != kTfLiteOk) {
-    out.error = m.error();
-    return out;
-  }
-  m.SetInput(lhs, Uniform(Count(c.lhs), rng));
-  if (!c.constant_rhs) m.SetInput(rhs, rhs_values);
-  for (int repeat = 0; repeat < 2; ++repeat) {  // the per-invoke packing is redone each time
-    if (m.Invoke() != kTfLiteOk) {
-      out.error = m.error();
-      return out;
-    }
-  }
-  out.output = m.GetOutput<float>(output);
-  out.kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
-  return out;
+  // Two invokes: the per-invoke packing is redone each time.
+  return testing::BuildAndRun<float>(
+      m, output,
+      [&] {
+        m.SetInput(lhs, Uniform(Count(c.lhs), rng));
+        if (!c.constant_rhs) m.SetInput(rhs, rhs_values);
+      },
+      2);
 }
 
 TEST(FloatGluePaths, BatchMatMulMatchesTheReferenceOnEveryPath) {
@@ -328,19 +305,9 @@ TEST(FloatGluePaths, TransposeConvMatchesTheReferenceOnEveryPath) {
       p.stride_height = p.stride_width = stride;
       p.activation = trial % 4 == 1 ? kTfLiteActRelu : kTfLiteActNone;
       m.SetBuiltinOp(tflite::BuiltinOperator_TRANSPOSE_CONV, builtin::Register_TRANSPOSE_CONV(), p);
-      Outcome out;
-      if (m.Build() != kTfLiteOk) {
-        out.error = m.error();
-        return out;
-      }
-      m.SetInput(input, Uniform(static_cast<size_t>(batches) * in_h * in_w * in_c, values));
-      if (m.Invoke() != kTfLiteOk) {
-        out.error = m.error();
-        return out;
-      }
-      out.output = m.GetOutput<float>(output);
-      out.kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
-      return out;
+      return testing::BuildAndRun<float>(m, output, [&] {
+        m.SetInput(input, Uniform(static_cast<size_t>(batches) * in_h * in_w * in_c, values));
+      });
     };
     const std::string label = "transpose conv in " + std::to_string(in_h) + "x" +
                               std::to_string(in_w) + "x" + std::to_string(in_c) + " k" +
@@ -401,21 +368,11 @@ TEST(FloatGluePaths, PoolsGiveTheReferenceBits) {
       const int input = m.AddInput({kTfLiteFloat32, shape});
       const int output = m.AddOutput({kTfLiteFloat32, {}});
       m.SetBuiltinOp(codes[kind], registrations[kind], p);
-      Outcome out;
-      if (m.Build() != kTfLiteOk) {
-        out.error = m.error();
-        return out;
-      }
-      auto in = Uniform(Count(shape), values);
-      if (trial % 5 == 0) in[in.size() / 2] = std::nanf("");
-      m.SetInput(input, in);
-      if (m.Invoke() != kTfLiteOk) {
-        out.error = m.error();
-        return out;
-      }
-      out.output = m.GetOutput<float>(output);
-      out.kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
-      return out;
+      return testing::BuildAndRun<float>(m, output, [&] {
+        auto in = Uniform(Count(shape), values);
+        if (trial % 5 == 0) in[in.size() / 2] = std::nanf("");
+        m.SetInput(input, in);
+      });
     };
     Outcome want;
     {

@@ -16,6 +16,7 @@
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/schema/schema_generated.h"
 #include "util/kernel_paths.h"
+#include "util/node_outcome.h"
 #include "util/op_model.h"
 
 namespace octet {
@@ -23,6 +24,7 @@ namespace {
 
 using testing::IsaScope;
 using testing::OpModel;
+using Outcome = testing::NodeOutcome<float>;
 using testing::OptimizedPaths;
 namespace builtin = tflite::ops::builtin;
 
@@ -45,12 +47,6 @@ struct HybridCase {
     return s + (per_channel ? " per-channel" : " per-tensor") + (asymmetric ? " asym" : "") + " s" +
            std::to_string(stride) + " d" + std::to_string(dilation);
   }
-};
-
-struct Outcome {
-  std::vector<float> output;
-  std::string kernel;
-  std::string error;
 };
 
 size_t Count(const std::vector<int>& shape) {
@@ -97,21 +93,11 @@ Outcome RunNode(const HybridCase& c, bool reference, uint32_t seed) {
         reference ? builtin::Register_FULLY_CONNECTED_REF() : builtin::Register_FULLY_CONNECTED(),
         p);
   }
-  Outcome out;
-  if (m.Build() != kTfLiteOk) {
-    out.error = m.error();
-    return out;
-  }
-  std::vector<float> in(Count(c.input));
-  for (float& x : in) x = unit(rng) + c.input_shift;
-  m.SetInput(input, in);
-  if (m.Invoke() != kTfLiteOk) {
-    out.error = m.error();
-    return out;
-  }
-  out.output = m.GetOutput<float>(output);
-  out.kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
-  return out;
+  return testing::BuildAndRun<float>(m, output, [&] {
+    std::vector<float> in(Count(c.input));
+    for (float& x : in) x = unit(rng) + c.input_shift;
+    m.SetInput(input, in);
+  });
 }
 
 HybridCase RandomCase(int trial, std::mt19937& rng) {

@@ -17,6 +17,7 @@
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/schema/schema_generated.h"
 #include "util/kernel_paths.h"
+#include "util/node_outcome.h"
 #include "util/op_model.h"
 
 namespace octet {
@@ -24,6 +25,7 @@ namespace {
 
 using testing::IsaScope;
 using testing::OpModel;
+using Outcome = testing::NodeOutcome<uint8_t>;
 using testing::OptimizedPaths;
 using testing::TensorSpec;
 
@@ -35,12 +37,6 @@ struct DepthwiseCase {
   TfLiteFusedActivation activation = kTfLiteActNone;
   bool per_channel = true;
   int input_zero_point = 0, output_zero_point = 0, weight_zero_point = 0;
-};
-
-struct Outcome {
-  std::vector<uint8_t> output;
-  std::string kernel;
-  std::string error;
 };
 
 Outcome RunDepthwise(const DepthwiseCase& c, const TfLiteRegistration* registration,
@@ -82,21 +78,11 @@ Outcome RunDepthwise(const DepthwiseCase& c, const TfLiteRegistration* registrat
   p.depth_multiplier = c.multiplier;
   p.activation = c.activation;
   m.SetBuiltinOp(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, registration, p);
-  Outcome out;
-  if (m.Build() != kTfLiteOk) {
-    out.error = m.error();
-    return out;
-  }
-  std::vector<uint8_t> in(static_cast<size_t>(c.batches) * c.in_h * c.in_w * c.in_c);
-  for (uint8_t& v : in) v = static_cast<uint8_t>(rng());
-  m.SetInput(input, in);
-  if (m.Invoke() != kTfLiteOk) {
-    out.error = m.error();
-    return out;
-  }
-  out.output = m.GetOutput<uint8_t>(output);
-  out.kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
-  return out;
+  return testing::BuildAndRun<uint8_t>(m, output, [&] {
+    std::vector<uint8_t> in(static_cast<size_t>(c.batches) * c.in_h * c.in_w * c.in_c);
+    for (uint8_t& v : in) v = static_cast<uint8_t>(rng());
+    m.SetInput(input, in);
+  });
 }
 
 std::string Describe(const DepthwiseCase& c) {
