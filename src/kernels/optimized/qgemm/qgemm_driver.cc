@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/optimized/gemm_tasks.h"
 #include "kernels/threads/thread_pool.h"
 
 namespace octet::optimized {
@@ -255,29 +256,16 @@ void Run(const QGemmPacked& packed, const RowSource& src, int rows, const Output
   const int block_columns = k.nr * k.max_panels;
   const int m_tiles = (rows + mr - 1) / mr;
   const int n_blocks = (packed.n + block_columns - 1) / block_columns;
-  const int threads = pool ? pool->threads() : 1;
-  // Rows are split first; columns too when there are too few row tiles to keep threads busy.
-  const int col_tasks =
-      (m_tiles >= 2 * threads) ? 1 : std::max(1, std::min(n_blocks, 2 * threads / m_tiles));
-  const int row_tasks = static_cast<int>(std::max<size_t>(
-      1,
-      SuggestedTaskCount(static_cast<size_t>(m_tiles), threads) / static_cast<size_t>(col_tasks)));
-  const int tiles_per_task = (m_tiles + row_tasks - 1) / row_tasks;
-  const int blocks_per_task = (n_blocks + col_tasks - 1) / col_tasks;
   const int ks = packed.exec_ks;
   // The kernels read whole channel groups when every tap has them readable: the packed weights
   // of the padding channels are zero, so the extra bytes add nothing.
   const int kc_padded = static_cast<int>(RoundUp(static_cast<size_t>(packed.exec_kc), k.kr));
 
-  auto task = [&](size_t index) {
-    const int rt = static_cast<int>(index) / col_tasks;
-    const int ct = static_cast<int>(index) % col_tasks;
-    const int block_begin = ct * blocks_per_task;
-    const int block_end = std::min(n_blocks, block_begin + blocks_per_task);
+  const GemmTasks tasks(m_tiles, n_blocks, pool);
+  tasks.Run([&](const GemmTasks::Range& range) {
     Rows tile_rows(packed, src, mr);
     int32_t row_offsets[kGatherRows];
-    for (int tile = rt * tiles_per_task; tile < std::min(m_tiles, (rt + 1) * tiles_per_task);
-         ++tile) {
+    for (int tile = range.tile_begin; tile < range.tile_end; ++tile) {
       const int row0 = tile * mr;
       const int count = std::min(mr, rows - row0);
       const bool padded = tile_rows.Build(row0, count);
@@ -286,7 +274,7 @@ void Run(const QGemmPacked& packed, const RowSource& src, int rows, const Output
         RowSums(tile_rows.table(), ks, packed.exec_kc, mr, count, packed.row_sum_factor,
                 row_offsets);
       }
-      for (int block = block_begin; block < block_end; ++block) {
+      for (int block = range.block_begin; block < range.block_end; ++block) {
         const int col0 = block * block_columns;
         QGemmTile t;
         t.mr = count;
@@ -311,13 +299,7 @@ void Run(const QGemmPacked& packed, const RowSource& src, int rows, const Output
         k.run(t);
       }
     }
-  };
-  const size_t tasks = static_cast<size_t>(row_tasks) * col_tasks;
-  if (pool) {
-    pool->ParallelFor(tasks, task);
-  } else {
-    for (size_t i = 0; i < tasks; ++i) task(i);
-  }
+  });
 }
 
 }  // namespace

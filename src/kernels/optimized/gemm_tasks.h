@@ -1,0 +1,58 @@
+// How the GEMM drivers (quantized and float) split an output of m_tiles row tiles by n_blocks
+// column blocks into thread-pool tasks: rows first; columns too when there are too few row
+// tiles to keep the threads busy. Each output element belongs to exactly one task, so results
+// never depend on the thread count. Portable code.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+
+#include "kernels/threads/thread_pool.h"
+
+namespace octet::optimized {
+
+class GemmTasks {
+ public:
+  GemmTasks(int m_tiles, int n_blocks, ThreadPool* pool)
+      : m_tiles_(m_tiles), n_blocks_(n_blocks), pool_(pool) {
+    const int threads = pool ? pool->threads() : 1;
+    col_tasks_ = m_tiles >= 2 * threads
+                     ? 1
+                     : std::max(1, std::min(n_blocks, 2 * threads / std::max(1, m_tiles)));
+    row_tasks_ = static_cast<int>(
+        std::max<size_t>(1, SuggestedTaskCount(static_cast<size_t>(m_tiles), threads) /
+                                static_cast<size_t>(col_tasks_)));
+    tiles_per_task_ = (m_tiles + row_tasks_ - 1) / row_tasks_;
+    blocks_per_task_ = (n_blocks + col_tasks_ - 1) / col_tasks_;
+  }
+
+  // The row tiles [tile_begin, tile_end) and column blocks [block_begin, block_end) of a task.
+  struct Range {
+    int tile_begin, tile_end, block_begin, block_end;
+  };
+  Range RangeOf(size_t index) const {
+    const int rt = static_cast<int>(index) / col_tasks_;
+    const int ct = static_cast<int>(index) % col_tasks_;
+    return {rt * tiles_per_task_, std::min(m_tiles_, (rt + 1) * tiles_per_task_),
+            ct * blocks_per_task_, std::min(n_blocks_, (ct + 1) * blocks_per_task_)};
+  }
+
+  // Calls task(RangeOf(i)) for every task, on the pool when there is one.
+  template <typename Task>
+  void Run(const Task& task) const {
+    const size_t tasks = static_cast<size_t>(row_tasks_) * static_cast<size_t>(col_tasks_);
+    auto one = [&](size_t i) { task(RangeOf(i)); };
+    if (pool_) {
+      pool_->ParallelFor(tasks, one);
+    } else {
+      for (size_t i = 0; i < tasks; ++i) one(i);
+    }
+  }
+
+ private:
+  int m_tiles_, n_blocks_;
+  ThreadPool* pool_;
+  int row_tasks_ = 1, col_tasks_ = 1, tiles_per_task_ = 0, blocks_per_task_ = 0;
+};
+
+}  // namespace octet::optimized
