@@ -67,7 +67,7 @@ TfLiteStatus PrepareFloatMatMul(TfLiteContext* context, TfLiteNode* node, const 
   if (mm->pack_at_invoke) {
     TF_LITE_ENSURE_OK(
         context, scratch->Prepare(context, node, {{kTfLiteFloat32, static_cast<int64_t>(total)}}));
-  } else if (mm->packed_from != rhs->data.raw || mm->packed == nullptr) {
+  } else if (mm->packed_from != rhs->data.raw || mm->packed_kernel != kernel) {
     auto* buffer =
         static_cast<float*>(context->AllocatePersistentBuffer(context, total * sizeof(float)));
     if (buffer == nullptr) {
@@ -77,6 +77,7 @@ TfLiteStatus PrepareFloatMatMul(TfLiteContext* context, TfLiteNode* node, const 
     PackAll(*mm, rhs->data.f, buffer);
     mm->packed = buffer;
     mm->packed_from = rhs->data.raw;
+    mm->packed_kernel = kernel;
   }
   mm->optimized = true;
   SetNodeKernelName(context, node, kernel->name);

@@ -21,10 +21,12 @@ struct FloatMatMul {
   // Batch dimensions, extended to the output's rank - 2 (missing ones are 1).
   std::vector<int> out_batch, lhs_batch, rhs_batch;
   int rhs_matrices = 1;
-  size_t packed_floats = 0;           // per rhs matrix
-  const float* packed = nullptr;      // rhs_matrices packed sets when packed in prepare
-  bool pack_at_invoke = false;        // else `packed` holds them
-  const void* packed_from = nullptr;  // packing cache for re-prepares
+  size_t packed_floats = 0;       // per rhs matrix
+  const float* packed = nullptr;  // rhs_matrices packed sets when packed in prepare
+  bool pack_at_invoke = false;    // else `packed` holds them
+  // Packing cache for re-prepares: the rhs data and the kernel `packed` was made for.
+  const void* packed_from = nullptr;
+  const optimized::FGemmKernel* packed_kernel = nullptr;
 };
 
 // Decides and (constant rhs) packs; sizes `scratch` (one temporary) when packing per invoke.

@@ -395,3 +395,40 @@ TEST(FloatGluePaths, PoolsGiveTheReferenceBits) {
 
 }  // namespace
 }  // namespace octet
+
+namespace octet {
+namespace {
+
+// A node re-prepared (after a resize) on another kernel path repacks its constant weights for
+// that path's kernel instead of reusing the first path's layout.
+TEST(FloatGluePaths, RepreparingOnAnotherPathRepacks) {
+  const std::vector<cpu::Isa> paths = OptimizedPaths();
+  if (paths.size() < 2) GTEST_SKIP() << "needs two optimized kernel paths on this CPU";
+  std::mt19937 rng(3);
+  const std::vector<float> rhs = Uniform(24 * 40, rng);
+  const std::vector<float> lhs = Uniform(7 * 24, rng);
+  auto run = [&](cpu::Isa first, cpu::Isa second) {
+    OpModel m;
+    const int input = m.AddInput({kTfLiteFloat32, {1, 5, 24}});
+    m.AddConstInput<float>({kTfLiteFloat32, {24, 40}}, rhs);
+    const int output = m.AddOutput({kTfLiteFloat32, {}});
+    TfLiteBatchMatMulParams p{};
+    m.SetBuiltinOp(tflite::BuiltinOperator_BATCH_MATMUL, builtin::Register_BATCH_MATMUL(), p);
+    {
+      IsaScope scope(first);
+      EXPECT_EQ(m.Build(), kTfLiteOk) << m.error();
+    }
+    IsaScope scope(second);
+    EXPECT_EQ(m.ResizeInput(input, {1, 7, 24}), kTfLiteOk) << m.error();
+    m.SetInput(input, lhs);
+    EXPECT_EQ(m.Invoke(), kTfLiteOk) << m.error();
+    return m.GetOutput<float>(output);
+  };
+  const std::vector<float> want = run(paths.back(), paths.back());
+  const std::vector<float> got = run(paths.front(), paths.back());
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);
+}
+
+}  // namespace
+}  // namespace octet
