@@ -104,11 +104,12 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
                                       params->stride_width, params->dilation_width_factor, &ww));
 
   reference::ConvParams& p = data->params;
+  // The geometry every kernel family (quantized, hybrid, float) is chosen from.
+  WeightedGeometry g = ConvLikeGeometry(WeightedOp::kConv, *input->dims, out_ch, filter_h, filter_w,
+                                        wh, ww, *params);
+  g.groups = groups;
   data->quantized = quantized;
   if (quantized) {
-    WeightedGeometry g = ConvLikeGeometry(WeightedOp::kConv, *input->dims, out_ch, filter_h,
-                                          filter_w, wh, ww, *params);
-    g.groups = groups;
     TF_LITE_ENSURE_OK(context,
                       PrepareQuantizedWeighted(context, node, kOp, g, t, params->activation,
                                                reference_only, nullptr, &data->quant));
@@ -127,9 +128,6 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
   if (hybrid) {
     TF_LITE_ENSURE_OK(context, ReadHybridWeightScales(context, kOp, filter, 0, out_ch,
                                                       &data->filter_scale, &data->channel_scales));
-    WeightedGeometry g = ConvLikeGeometry(WeightedOp::kConv, *input->dims, out_ch, filter_h,
-                                          filter_w, wh, ww, *params);
-    g.groups = groups;
     const float* channel_scales =
         data->channel_scales.empty() ? nullptr : data->channel_scales.data();
     // Per-channel weights take asymmetric (zero point) input quantization, as in TFLite.
@@ -144,9 +142,6 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
     data->hybrid_kernel = &reference::HybridConv;
   } else if (!quantized) {
     data->kernel = &reference::Conv;
-    WeightedGeometry g = ConvLikeGeometry(WeightedOp::kConv, *input->dims, out_ch, filter_h,
-                                          filter_w, wh, ww, *params);
-    g.groups = groups;
     TF_LITE_ENSURE_OK(context, PrepareFloatWeighted(context, node, g, t, p.act_min, p.act_max,
                                                     reference_only, &data->fast));
   }

@@ -100,11 +100,12 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
                                       params->stride_width, params->dilation_width_factor, &ww));
 
   reference::DepthwiseParams& p = data->params;
+  // The geometry every kernel family (quantized, float) is chosen from.
+  WeightedGeometry g = ConvLikeGeometry(WeightedOp::kDepthwise, *input->dims, out_ch, filter_h,
+                                        filter_w, wh, ww, *params);
+  g.depth_multiplier = multiplier;
   data->quantized = quantized;
   if (quantized) {
-    WeightedGeometry g = ConvLikeGeometry(WeightedOp::kDepthwise, *input->dims, out_ch, filter_h,
-                                          filter_w, wh, ww, *params);
-    g.depth_multiplier = multiplier;
     TF_LITE_ENSURE_OK(context,
                       PrepareQuantizedWeighted(context, node, kOp, g, t, params->activation,
                                                reference_only, &data->scratch, &data->quant));
@@ -132,9 +133,6 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
     data->hybrid_kernel = &reference::HybridDepthwiseConv;
   } else if (!quantized) {
     data->kernel = &reference::DepthwiseConv;
-    WeightedGeometry g = ConvLikeGeometry(WeightedOp::kDepthwise, *input->dims, out_ch, filter_h,
-                                          filter_w, wh, ww, *params);
-    g.depth_multiplier = multiplier;
     TF_LITE_ENSURE_OK(context, PrepareFloatWeighted(context, node, g, t, p.act_min, p.act_max,
                                                     reference_only, &data->fast));
   }

@@ -91,13 +91,14 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
                   "too many input rows (%lld)", static_cast<long long>(batches));
   TF_LITE_ENSURE_OK(context, CheckWeightedOpBias(context, kOp, bias, quantized, units, "units"));
 
+  // The geometry every kernel family (quantized, hybrid, float) is chosen from.
+  WeightedGeometry g;
+  g.op = WeightedOp::kFullyConnected;
+  g.rows = static_cast<int>(batches);
+  g.depth = depth;
+  g.units = units;
   data->quantized = quantized;
   if (quantized) {
-    WeightedGeometry g;
-    g.op = WeightedOp::kFullyConnected;
-    g.rows = static_cast<int>(batches);
-    g.depth = depth;
-    g.units = units;
     TF_LITE_ENSURE_OK(context,
                       PrepareQuantizedWeighted(context, node, kOp, g, t, params->activation,
                                                reference_only, nullptr, &data->quant));
@@ -115,11 +116,6 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
     TF_LITE_ENSURE_OK(context, ReadHybridWeightScales(context, kOp, weights, 0, units,
                                                       &data->weights_scale, &data->channel_scales));
     data->asymmetric_inputs = params->asymmetric_quantize_inputs;
-    WeightedGeometry g;
-    g.op = WeightedOp::kFullyConnected;
-    g.rows = static_cast<int>(batches);
-    g.depth = depth;
-    g.units = units;
     TF_LITE_ENSURE_OK(
         context,
         PrepareHybridWeighted(context, node, g, t, data->weights_scale,
@@ -132,11 +128,6 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
     data->hybrid_kernel = &reference::HybridFullyConnected;
   } else if (!quantized) {
     data->kernel = &reference::FullyConnected;
-    WeightedGeometry g;
-    g.op = WeightedOp::kFullyConnected;
-    g.rows = static_cast<int>(batches);
-    g.depth = depth;
-    g.units = units;
     TF_LITE_ENSURE_OK(context,
                       PrepareFloatWeighted(context, node, g, t, data->params.act_min,
                                            data->params.act_max, reference_only, &data->fast));
