@@ -1,7 +1,6 @@
 #include "ops/nn/quantized_weighted.h"
 
 #include <cstring>
-#include <vector>
 
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/dispatch.h"
@@ -59,16 +58,10 @@ bool PackGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
   const bool conv = g.op != WeightedOp::kFullyConnected;
   optimized::QGemmWeightsDesc d;
   d.weights = reinterpret_cast<const uint8_t*>(t.weights->data.raw);
-  // Depthwise filters are [1][taps][channels]; the packer reads [channels][taps][1].
-  std::vector<uint8_t> transposed;
   if (g.op == WeightedOp::kDepthwise) {
-    const size_t taps = static_cast<size_t>(g.kernel_h) * static_cast<size_t>(g.kernel_w);
-    const size_t channels = static_cast<size_t>(g.out_c);
-    transposed.resize(taps * channels);
-    for (size_t c = 0; c < channels; ++c) {
-      for (size_t k = 0; k < taps; ++k) transposed[c * taps + k] = d.weights[k * channels + c];
-    }
-    d.weights = transposed.data();
+    // Depthwise filters are [1][taps][channels]: column (channel) c, tap k at k * channels + c.
+    d.column_stride = 1;
+    d.k_stride = static_cast<size_t>(g.out_c);
   }
   d.n = conv ? g.out_c : g.units;
   d.ks = conv ? g.kernel_h * g.kernel_w : 1;

@@ -166,7 +166,8 @@ QGemmPacked QGemmPack(const QGemmKernel& kernel, const QGemmWeightsDesc& d, void
 
   const size_t k_total = static_cast<size_t>(ks) * kc;
   for (int col = 0; col < d.n; ++col) {
-    const uint8_t* w = d.weights + static_cast<size_t>(col) * k_total;
+    const uint8_t* w =
+        d.weights + static_cast<size_t>(col) * (d.column_stride ? d.column_stride : k_total);
     const size_t panel_index = static_cast<size_t>(col / kernel.nr);
     uint8_t* panel = panel_data + panel_index * panel_bytes;
     const int lane = Lane(kernel, col % kernel.nr);
@@ -175,7 +176,7 @@ QGemmPacked QGemmPack(const QGemmKernel& kernel, const QGemmWeightsDesc& d, void
     int64_t stored_sum = 0;                              // Σ stored weight
     for (int s = 0; s < ks; ++s) {
       for (int c = 0; c < kc; ++c) {
-        const uint8_t raw = w[static_cast<size_t>(s) * kc + c];
+        const uint8_t raw = w[(static_cast<size_t>(s) * kc + c) * d.k_stride];
         const int32_t stored = StoredWeight(kernel, d, raw);
         effective_sum += EffectiveWeight(d, raw);
         stored_sum += stored;

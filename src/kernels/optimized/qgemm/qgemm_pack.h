@@ -25,10 +25,14 @@ struct QuantizationDesc {
 
 // The weights of one GEMM-shaped op (convolution, FULLY_CONNECTED) and their quantization.
 struct QGemmWeightsDesc : QuantizationDesc {
-  const uint8_t* weights = nullptr;  // [n][ks][kc] int8 or uint8 bytes
-  int n = 0;                         // output channels (columns)
-  int ks = 1;                        // taps (filter height x width)
-  int kc = 0;                        // channels per tap
+  // [n][ks][kc] int8 or uint8 bytes, or any strided view: element (column j, tap-channel t)
+  // at weights[j * column_stride + t * k_stride] (see FGemmWeightsDesc).
+  const uint8_t* weights = nullptr;
+  size_t column_stride = 0;  // 0: ks * kc (contiguous columns)
+  size_t k_stride = 1;
+  int n = 0;   // output channels (columns)
+  int ks = 1;  // taps (filter height x width)
+  int kc = 0;  // channels per tap
   // For convolutions: the filter width and horizontal dilation, which decide whether a filter
   // row's taps are one contiguous run of the input (QGemmLayout::kRowTaps).
   int kernel_w = 1;
