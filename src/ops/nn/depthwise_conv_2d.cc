@@ -1,6 +1,7 @@
 // DEPTHWISE_CONV_2D, float32: NHWC input, [1,KH,KW,C*M] filter, optional bias, SAME/VALID
 // padding, strides, dilations, depth multiplier, fused activation. An INT8 filter with a
 // FLOAT32 input runs the hybrid (dynamic-range, per-channel) kernel.
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "kernels/reference/integer_conv.h"
 #include "kernels/shape.h"
 #include "ops/nn/float_weighted.h"
+#include "ops/nn/hybrid_depthwise.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
@@ -37,7 +39,8 @@ struct OpData {
   // Hybrid (INT8 filter) state: one scale per output channel and quantization scratch.
   HybridFn hybrid_kernel = nullptr;
   std::vector<float> channel_scales;
-  NodeScratch scratch;  // hybrid input quantization, or a depth multiplier's repeated input
+  NodeScratch scratch;     // hybrid input quantization, or a depth multiplier's repeated input
+  HybridDepthwise hybrid;  // the hybrid kernel on the quantized depthwise kernels, if chosen
   // Quantized (int8 / uint8 / int16x8) state and kernel choice.
   bool quantized = false;
   QuantizedWeighted quant;
@@ -47,7 +50,9 @@ struct OpData {
 
 void* Init(TfLiteContext* context, const char*, size_t) {
   auto data = std::make_unique<OpData>();
-  if (data->scratch.Reserve(context, 3) != kTfLiteOk) return nullptr;
+  if (data->scratch.Reserve(context, std::max(3, kHybridDepthwiseScratchCount)) != kTfLiteOk) {
+    return nullptr;
+  }
   return data.release();
 }
 
@@ -128,8 +133,13 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
                                                       &data->channel_scales));
     // TFLite's hybrid depthwise kernel is per-channel only; one scale applies to all.
     if (data->channel_scales.empty()) data->channel_scales.assign(out_ch, scale);
-    TF_LITE_ENSURE_OK(context, PrepareHybridScratch(context, node, &data->scratch,
-                                                    tflite::NumElements(input), batches));
+    TF_LITE_ENSURE_OK(
+        context, PrepareHybridDepthwise(context, node, g, t, data->channel_scales.data(), p.act_min,
+                                        p.act_max, reference_only, &data->scratch, &data->hybrid));
+    if (!data->hybrid.optimized) {
+      TF_LITE_ENSURE_OK(context, PrepareHybridScratch(context, node, &data->scratch,
+                                                      tflite::NumElements(input), batches));
+    }
     data->hybrid_kernel = &reference::HybridDepthwiseConv;
   } else if (!quantized) {
     data->kernel = &reference::DepthwiseConv;
@@ -160,6 +170,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteOk;
   }
   if (data->hybrid_kernel) {
+    if (EvalHybridDepthwise(context, data->hybrid, data->scratch, t)) return kTfLiteOk;
     data->hybrid_kernel(data->params, Shape::Of(input), input->data.f, Shape::Of(filter),
                         filter->data.int8, data->channel_scales.data(),
                         bias ? bias->data.f : nullptr, Shape::Of(output), output->data.f,

@@ -38,8 +38,11 @@ struct QDwTile {
   const void* w;    // packed weights: [block][tap pair][block channels][2] int16
   QGemmRequant rq;  // per-channel arrays in the kernel's block order
   bool input_signed;
-  uint8_t* c;  // output pixel 0, channel 0
-  size_t c_pixel_stride;
+  uint8_t* c;             // output pixel 0, channel 0
+  size_t c_pixel_stride;  // elements between output pixels (of c, or of c32)
+  // When set, the kernel stores the raw int32 sums here instead (natural channel order, no
+  // requantization; rq.bias still applies): hybrid depthwise scales them to float itself.
+  int32_t* c32;
 };
 
 using QDwFn = void (*)(const QDwTile& tile);

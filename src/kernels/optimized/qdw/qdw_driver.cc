@@ -30,7 +30,8 @@ size_t QDepthwiseScratchBytes(const QDwShape& s) {
 bool QDepthwiseSupportsTaps(int taps) { return taps >= 1 && taps <= kMaxTablePointers; }
 
 void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* input,
-                   const uint8_t* zero_row, uint8_t* scratch, uint8_t* output, ThreadPool* pool) {
+                   const uint8_t* zero_row, uint8_t* scratch, uint8_t* output, ThreadPool* pool,
+                   int32_t* raw_output) {
   const int channels = s.in_c * s.depth_multiplier;
   if (s.depth_multiplier > 1) {
     // Output channel ic * multiplier + m reads input channel ic.
@@ -62,7 +63,13 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
   const int tasks = static_cast<int>(SuggestedTaskCount(static_cast<size_t>(rows), threads));
   const int rows_per_task = (rows + tasks - 1) / tasks;
 
-  auto run_table = [&](const uint8_t* image, int oy, int ox0, int pixels, uint8_t* out,
+  // Where the outputs from element `at` on go: requantized bytes, or the raw sums.
+  auto set_output = [&](QDwTile* t, size_t at) {
+    t->c = raw_output ? nullptr : output + at;
+    t->c32 = raw_output ? raw_output + at : nullptr;
+    t->c_pixel_stride = pixel_bytes;
+  };
+  auto run_table = [&](const uint8_t* image, int oy, int ox0, int pixels, size_t out,
                        const uint8_t** table) {
     const uint8_t** entry = table;
     for (int i = 0; i < pixels; ++i) {
@@ -86,8 +93,7 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
     t.w = packed.weights;
     t.rq = packed.rq;
     t.input_signed = packed.input_signed;
-    t.c = out;
-    t.c_pixel_stride = pixel_bytes;
+    set_output(&t, out);
     packed.kernel->run(t);
   };
 
@@ -99,7 +105,7 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
       const int b = row / s.out_h;
       const int oy = row % s.out_h;
       const uint8_t* image = input + static_cast<size_t>(b) * s.in_h * s.in_w * pixel_bytes;
-      uint8_t* out_row = output + static_cast<size_t>(row) * s.out_w * pixel_bytes;
+      const size_t out_row = static_cast<size_t>(row) * s.out_w * pixel_bytes;
       const int iy0 = oy * s.stride_h - s.pad_h;
       const bool rows_inside = iy0 >= 0 && iy0 + (s.kernel_h - 1) * s.dilation_h < s.in_h;
       const int begin = rows_inside ? interior_begin : s.out_w;
@@ -121,8 +127,7 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
         t.w = packed.weights;
         t.rq = packed.rq;
         t.input_signed = packed.input_signed;
-        t.c = out_row + begin * pixel_bytes;
-        t.c_pixel_stride = pixel_bytes;
+        set_output(&t, out_row + begin * pixel_bytes);
         packed.kernel->run(t);
       }
       for (int ox = std::max(begin, end); ox < s.out_w; ox += chunk) {

@@ -29,7 +29,10 @@ bool QDepthwiseSupportsTaps(int taps);
 
 // `zero_row` holds in_c * depth_multiplier bytes of the input zero point; `scratch` holds
 // QDepthwiseScratchBytes(shape) bytes (may be null when that is 0).
+// With `raw_output`, the int32 sums (bias included) are written there instead, one per output
+// element in NHWC order, and `output` is unused.
 void RunQDepthwise(const QDwPacked& packed, const QDwShape& shape, const uint8_t* input,
-                   const uint8_t* zero_row, uint8_t* scratch, uint8_t* output, ThreadPool* pool);
+                   const uint8_t* zero_row, uint8_t* scratch, uint8_t* output, ThreadPool* pool,
+                   int32_t* raw_output = nullptr);
 
 }  // namespace octet::optimized

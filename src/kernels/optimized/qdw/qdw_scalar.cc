@@ -15,7 +15,7 @@ void RunScalar(const QDwTile& t) {
   const int pairs = (t.ks + 1) / 2;
   const auto* weights = static_cast<const int16_t*>(t.w);
   for (int pixel = 0; pixel < t.pixels; ++pixel) {
-    uint8_t* out = t.c + static_cast<size_t>(pixel) * t.c_pixel_stride;
+    uint8_t* out = t.c32 ? nullptr : t.c + static_cast<size_t>(pixel) * t.c_pixel_stride;
     for (int c = 0; c < t.channels; ++c) {
       const int16_t* w =
           weights + static_cast<size_t>(c - c % kBlock) * pairs * 2 + (c % kBlock) * 2;
@@ -27,6 +27,10 @@ void RunScalar(const QDwTile& t) {
         const uint8_t raw = p[c];
         const int32_t x = t.input_signed ? static_cast<int8_t>(raw) : static_cast<int32_t>(raw);
         acc += static_cast<uint32_t>(w[(tap / 2) * kBlock * 2 + tap % 2] * x);
+      }
+      if (t.c32 != nullptr) {
+        t.c32[static_cast<size_t>(pixel) * t.c_pixel_stride + c] = static_cast<int32_t>(acc);
+        continue;
       }
       const int32_t scaled = quant::MultiplyByQuantizedMultiplier(
           static_cast<int32_t>(acc), t.rq.multiplier[c], t.rq.shift[c]);

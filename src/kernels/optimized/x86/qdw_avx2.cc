@@ -44,7 +44,22 @@ struct Taps {
   const ptrdiff_t* offsets;
   int ks;
 };
-template <bool kSigned, bool kOffsets>
+// The raw sums of channels c0.. (accumulator order, see the epilogue below) in channel order.
+static inline void StoreRaw(__m256i acc0, __m256i acc1, int rest, int32_t* out) {
+  const __m256i low = _mm256_permute2x128_si256(acc0, acc1, 0x20);   // channels 0-7
+  const __m256i high = _mm256_permute2x128_si256(acc0, acc1, 0x31);  // channels 8-15
+  if (rest >= kBlock) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), low);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8), high);
+    return;
+  }
+  alignas(32) int32_t buffer[kBlock];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(buffer), low);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(buffer + 8), high);
+  std::memcpy(out, buffer, static_cast<size_t>(rest) * sizeof(int32_t));
+}
+
+template <bool kSigned, bool kOffsets, bool kRaw>
 void Kernel(const QDwTile& t) {
   const int channels = t.channels;
   const int ks = t.ks;
@@ -60,8 +75,9 @@ void Kernel(const QDwTile& t) {
   // Pixels outside, channel blocks inside: with 16 ymm registers the per-block constants are
   // reloaded from L1 anyway, and each pixel's input bytes are read while their line is hot.
   for (int pixel = 0; pixel < t.pixels; ++pixel) {
-    uint8_t* out = t.c + static_cast<size_t>(pixel) * stride;
-    for (int c0 = 0; c0 < channels; c0 += kBlock, out += kBlock) {
+    uint8_t* out = kRaw ? nullptr : t.c + static_cast<size_t>(pixel) * stride;
+    int32_t* out32 = kRaw ? t.c32 + static_cast<size_t>(pixel) * stride : nullptr;
+    for (int c0 = 0; c0 < channels; c0 += kBlock, out += kRaw ? 0 : kBlock) {
       const int rest = channels - c0;
       const int16_t* w = weights + static_cast<size_t>(c0) * pairs * 2;
       __m256i acc0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rq.bias + c0));
@@ -77,6 +93,10 @@ void Kernel(const QDwTile& t) {
             acc1,
             _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1),
                               _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + kBlock))));
+      }
+      if (kRaw) {
+        StoreRaw(acc0, acc1, rest, out32 + c0);
+        continue;
       }
       const avx2::RequantLanes r0 = avx2::LoadRequantLanes(rq.multiplier + c0, rq.shift + c0);
       const avx2::RequantLanes r1 =
@@ -103,10 +123,16 @@ void Kernel(const QDwTile& t) {
 
 void Run(const QDwTile& t) {
   const bool offsets = t.tap_offsets != nullptr;
-  if (t.input_signed) {
-    offsets ? Kernel<true, true>(t) : Kernel<true, false>(t);
+  if (t.c32 != nullptr) {
+    if (t.input_signed) {
+      offsets ? Kernel<true, true, true>(t) : Kernel<true, false, true>(t);
+    } else {
+      offsets ? Kernel<false, true, true>(t) : Kernel<false, false, true>(t);
+    }
+  } else if (t.input_signed) {
+    offsets ? Kernel<true, true, false>(t) : Kernel<true, false, false>(t);
   } else {
-    offsets ? Kernel<false, true>(t) : Kernel<false, false>(t);
+    offsets ? Kernel<false, true, false>(t) : Kernel<false, false, false>(t);
   }
 }
 

@@ -21,7 +21,6 @@ static inline __m512i LoadWidened(const uint8_t* p, __mmask32 mask) {
   return kSigned ? _mm512_cvtepi8_epi16(bytes) : _mm512_cvtepu8_epi16(bytes);
 }
 
-// Pixel p's taps: through the table, or base + p * step + offsets (see QDwTile).
 // Pixel p's taps: through the table, or base + p * step + offsets (see QDwTile). Holds
 // copies: the kernel's byte stores may alias anything, a reference would be reloaded.
 template <bool kOffsets>
@@ -38,7 +37,21 @@ struct Taps {
   const ptrdiff_t* offsets;
   int ks;
 };
-template <bool kSigned, bool kLeftShift, bool kOffsets>
+// The raw sums of a block (accumulator order: per 128-bit lane L, acc0 holds channels
+// 8L..8L+3 and acc1 8L+4..8L+7) stored in channel order, `rest` channels at most.
+static inline void StoreRaw(__m512i acc0, __m512i acc1, int rest, int32_t* out) {
+  const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);     // channels 0-15
+  const __m512i second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);  // channels 16-31
+  const auto mask_of = [](int n) {
+    return n >= 16 ? static_cast<__mmask16>(0xFFFF)
+                   : static_cast<__mmask16>(n <= 0 ? 0u : (1u << n) - 1);
+  };
+  _mm512_mask_storeu_epi32(out, mask_of(rest), _mm512_permutex2var_epi64(acc0, first, acc1));
+  _mm512_mask_storeu_epi32(out + 16, mask_of(rest - 16),
+                           _mm512_permutex2var_epi64(acc0, second, acc1));
+}
+
+template <bool kSigned, bool kLeftShift, bool kOffsets, bool kRaw>
 void Kernel(const QDwTile& t) {
   const int channels = t.channels;
   const int ks = t.ks;
@@ -66,8 +79,9 @@ void Kernel(const QDwTile& t) {
     const __m512i bias1 = _mm512_loadu_si512(rq.bias + c0 + 16);
     const avx512::RequantPanel r0 = avx512::LoadRequantPanel(rq, c0, c0, merge);
     const avx512::RequantPanel r1 = avx512::LoadRequantPanel(rq, c0 + 16, c0 + 16, merge);
-    uint8_t* out = t.c + c0;
-    for (int pixel = 0; pixel < pixels; ++pixel, out += stride) {
+    uint8_t* out = kRaw ? nullptr : t.c + c0;
+    int32_t* out32 = kRaw ? t.c32 + c0 : nullptr;
+    for (int pixel = 0; pixel < pixels; ++pixel, out += kRaw ? 0 : stride) {
       const int16_t* w = block_weights;
       // Two accumulators per half (even / odd tap pairs) shorten the dependency chains.
       __m512i acc0 = bias0;
@@ -99,6 +113,11 @@ void Kernel(const QDwTile& t) {
       }
       acc0 = _mm512_add_epi32(acc0, acc0b);
       acc1 = _mm512_add_epi32(acc1, acc1b);
+      if (kRaw) {
+        StoreRaw(acc0, acc1, rest, out32);
+        out32 += stride;
+        continue;
+      }
 
       const __m512i y0 =
           _mm512_add_epi32(avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc0, r0), zero_point);
@@ -117,17 +136,19 @@ void Kernel(const QDwTile& t) {
   }
 }
 
-template <bool kSigned, bool kLeftShift>
+template <bool kSigned, bool kLeftShift, bool kRaw = false>
 void RunAddressing(const QDwTile& t) {
   if (t.tap_offsets != nullptr) {
-    Kernel<kSigned, kLeftShift, true>(t);
+    Kernel<kSigned, kLeftShift, true, kRaw>(t);
   } else {
-    Kernel<kSigned, kLeftShift, false>(t);
+    Kernel<kSigned, kLeftShift, false, kRaw>(t);
   }
 }
 
 void Run(const QDwTile& t) {
-  if (t.input_signed) {
+  if (t.c32 != nullptr) {  // no requantization: the shift does not matter
+    t.input_signed ? RunAddressing<true, false, true>(t) : RunAddressing<false, false, true>(t);
+  } else if (t.input_signed) {
     t.rq.any_left_shift ? RunAddressing<true, true>(t) : RunAddressing<true, false>(t);
   } else {
     t.rq.any_left_shift ? RunAddressing<false, true>(t) : RunAddressing<false, false>(t);
