@@ -1,14 +1,19 @@
 // BATCH_MATMUL, float32, int8 and int16x8 (per-tensor, rhs zero point 0; int16 operands
-// and output have zero point 0): lhs [..., M, K] x rhs [..., K, N] with adj_x / adj_y transposes
-// and NumPy-style broadcasting of up to three batch dimensions (ranks 2 to 5).
+// and output have zero point 0), and hybrid (float lhs and output, int8 rhs with one scale or
+// one per output column): lhs [..., M, K] x rhs [..., K, N] with adj_x / adj_y transposes and
+// NumPy-style broadcasting of up to three batch dimensions (ranks 2 to 5).
 #include "kernels/reference/batch_matmul.h"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <vector>
 
+#include "kernels/reference/batch_matmul_hybrid.h"
 #include "kernels/shape.h"
+#include "octet/kernel_info.h"
 #include "ops/nn/float_matmul.h"
+#include "ops/nn/hybrid_batch_matmul.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_util.h"
 #include "quant/quantization_util.h"
@@ -35,7 +40,12 @@ struct OpData {
   TfLiteType type = kTfLiteFloat32;
   reference::QuantizedBatchMatMulParams q;
   FloatMatMul fast;     // float32 on the optimized GEMM when prepare chose it
-  NodeScratch scratch;  // its per-invoke packed rhs (non-constant rhs)
+  NodeScratch scratch;  // its per-invoke packed rhs (non-constant rhs), or hybrid scratch
+  // Hybrid (float lhs, int8 rhs): the rhs scales and the kernel prepare chose.
+  bool hybrid = false;
+  std::vector<float> channel_scales;
+  reference::HybridBatchMatMulParams hybrid_params;
+  HybridBatchMatMulKernel hybrid_fast;
 };
 
 // Quantized operands: same integer type everywhere, per-tensor params, rhs symmetric; the
@@ -72,13 +82,39 @@ TfLiteStatus PrepareQuantized(TfLiteContext* context, const TfLiteTensor* lhs,
 
 void* Init(TfLiteContext* context, const char*, size_t) {
   auto data = std::make_unique<OpData>();
-  if (data->scratch.Reserve(context, 1) != kTfLiteOk) return nullptr;
+  if (data->scratch.Reserve(context, kHybridBatchMatMulScratchCount) != kTfLiteOk) return nullptr;
   return data.release();
 }
 
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
 
-TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+// Hybrid operands: float output, int8 rhs symmetric with one finite positive scale or one
+// per output column (along the rhs dimension that holds N).
+TfLiteStatus PrepareHybrid(TfLiteContext* context, const TfLiteTensor* rhs,
+                           const TfLiteTensor* output, bool asymmetric, int n, OpData* data) {
+  TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "output", output));
+  const int n_axis = rhs->dims->size - (data->adj_y ? 2 : 1);
+  float scale = 1.f;
+  TF_LITE_ENSURE_OK(
+      context, ReadHybridWeightScales(context, kOp, rhs, n_axis, n, &scale, &data->channel_scales));
+  const auto* q = static_cast<const TfLiteAffineQuantization*>(rhs->quantization.params);
+  for (int i = 0; i < q->scale->size; ++i) {
+    const float s = q->scale->data[i];
+    OCTET_OP_ENSURE(context, s > 0.f && s <= std::numeric_limits<float>::max(), kOp,
+                    "rhs '%s' scale %d is %g; it must be finite and > 0",
+                    rhs->name ? rhs->name : "", i, static_cast<double>(s));
+  }
+  reference::HybridBatchMatMulParams& p = data->hybrid_params;
+  p.adj_x = data->adj_x;
+  p.adj_y = data->adj_y;
+  p.asymmetric = asymmetric;
+  p.weights_scale = scale;
+  p.channel_scales = data->channel_scales.empty() ? nullptr : data->channel_scales.data();
+  return kTfLiteOk;
+}
+
+// `reference_only` pins the reference kernels (Register_BATCH_MATMUL_REF).
+TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool reference_only) {
   auto* data = static_cast<OpData*>(node->user_data);
   const auto* params = static_cast<const TfLiteBatchMatMulParams*>(node->builtin_data);
   TF_LITE_ENSURE_OK(context, CheckArity(context, node, kOp, 2, 2, 1));
@@ -89,8 +125,13 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, RequireInput(context, node, kOp, kRhs, &rhs));
   TF_LITE_ENSURE_OK(context, RequireOutput(context, node, kOp, kOutput, &output));
   data->type = lhs->type;
-  if (lhs->type == kTfLiteFloat32) {
-    TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "rhs", rhs));
+  data->hybrid = lhs->type == kTfLiteFloat32 && rhs->type == kTfLiteInt8;
+  if (data->hybrid) {
+    // Checked below, once the shapes are known.
+  } else if (lhs->type == kTfLiteFloat32) {
+    OCTET_OP_ENSURE(context, rhs->type == kTfLiteFloat32, kOp,
+                    "with a FLOAT32 lhs the rhs must be FLOAT32 or INT8 (hybrid), got %s",
+                    TfLiteTypeGetName(rhs->type));
     TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "output", output));
   } else {
     TF_LITE_ENSURE_OK(context, PrepareQuantized(context, lhs, rhs, output, data));
@@ -130,11 +171,34 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   out_dims[out_rank - 1] = n;
   data->kernel = &reference::BatchMatMul;
   data->fast.optimized = false;
-  if (data->type == kTfLiteFloat32) {
+  data->hybrid_fast.optimized = false;
+  if (data->hybrid) {
+    TF_LITE_ENSURE_OK(
+        context, PrepareHybrid(context, rhs, output,
+                               params != nullptr && params->asymmetric_quantize_inputs, n, data));
+    TF_LITE_ENSURE_OK(
+        context, PrepareHybridBatchMatMul(context, node, lhs, rhs, out_dims, data->hybrid_params,
+                                          reference_only, &data->scratch, &data->hybrid_fast));
+    if (!data->hybrid_fast.optimized) {
+      // The reference's scratch: one lhs row as floats and quantized.
+      TF_LITE_ENSURE_OK(context, data->scratch.Prepare(context, node,
+                                                       {{kTfLiteFloat32, std::max(lhs_k, 1)},
+                                                        {kTfLiteInt8, std::max(lhs_k, 1)}}));
+    }
+  } else if (data->type == kTfLiteFloat32 && !reference_only) {
     TF_LITE_ENSURE_OK(context, PrepareFloatMatMul(context, node, lhs, rhs, out_dims, data->adj_x,
                                                   data->adj_y, &data->scratch, &data->fast));
+  } else {
+    SetNodeKernelName(context, node, "reference");
   }
   return ResizeOutput(context, output, out_dims);
+}
+
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  return PrepareImpl(context, node, false);
+}
+TfLiteStatus PrepareReference(TfLiteContext* context, TfLiteNode* node) {
+  return PrepareImpl(context, node, true);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -145,6 +209,16 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "lhs", lhs));
   TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "rhs", rhs));
   TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "output", output));
+  if (data->hybrid) {
+    if (EvalHybridBatchMatMul(context, data->hybrid_fast, data->scratch, lhs, output)) {
+      return kTfLiteOk;
+    }
+    reference::HybridBatchMatMul(data->hybrid_params, Shape::Of(lhs), lhs->data.f, Shape::Of(rhs),
+                                 rhs->data.int8, Shape::Of(output), output->data.f,
+                                 data->scratch.Data<float>(context, 0),
+                                 data->scratch.Data<int8_t>(context, 1));
+    return kTfLiteOk;
+  }
   if (data->type == kTfLiteInt8) {
     reference::QuantizedBatchMatMul<int8_t, int32_t>(
         data->q, Shape::Of(lhs), lhs->data.int8, data->adj_x, Shape::Of(rhs), rhs->data.int8,
@@ -172,6 +246,13 @@ TfLiteRegistration* Register_BATCH_MATMUL() {
   namespace op = octet::ops::nn::batch_matmul;
   static TfLiteRegistration r =
       octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+  return &r;
+}
+
+TfLiteRegistration* Register_BATCH_MATMUL_REF() {
+  namespace op = octet::ops::nn::batch_matmul;
+  static TfLiteRegistration r =
+      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareReference, op::Eval);
   return &r;
 }
 

@@ -15,6 +15,7 @@ TfLiteRegistration* Register_FULLY_CONNECTED();
 TfLiteRegistration* Register_CONV_2D_REF();
 TfLiteRegistration* Register_DEPTHWISE_CONV_2D_REF();
 TfLiteRegistration* Register_FULLY_CONNECTED_REF();
+TfLiteRegistration* Register_BATCH_MATMUL_REF();
 TfLiteRegistration* Register_AVERAGE_POOL_2D();
 TfLiteRegistration* Register_MAX_POOL_2D();
 TfLiteRegistration* Register_L2_POOL_2D();
