@@ -1,5 +1,6 @@
-// SVDF: float32, and full integer as TFLite Micro runs it (int8 input/feature
-// weights/ output, int16 or int8 state and time weights, int32 bias). Input 4
+// SVDF: float32; hybrid (float input, state and output, int8 weights_feature and
+// weights_time, as TFLite's EvalHybridSVDF); and full integer as TFLite Micro runs it (int8
+// input/feature weights/ output, int16 or int8 state and time weights, int32 bias). Input 4
 // is the activation state, a variable tensor that carries the last memory_size
 // feature outputs from one invoke to the next.
 #include "kernels/reference/svdf.h"
@@ -11,6 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "kernels/reference/svdf_hybrid.h"
+#include "octet/kernel_info.h"
+#include "ops/nn/hybrid_recurrent_gemm.h"
+#include "ops/nn/nn_quant.h"
+#include "ops/nn/nn_util.h"
 #include "ops/scratch.h"
 #include "quant/quantization_util.h"
 #include "quant/spec_checks.h"
@@ -29,14 +35,31 @@ constexpr int kBias = 3;  // optional
 constexpr int kState = 4;
 constexpr int kOutput = 0;
 
-enum class Kind { kFloat, kInteger16, kInteger8 };
+enum class Kind { kFloat, kHybrid, kInteger16, kInteger8 };
+
+// The hybrid kernel's constants, computed once per set of weights (persistent memory).
+struct HybridData {
+  bool asymmetric = false;
+  float feature_scale = 1.f;
+  const float *weights_time = nullptr;  // dequantized [num_filters, memory_size]
+  const int32_t *row_sums = nullptr;    // Σ of each weights_feature row
+  bool optimized = false;               // feature products on the quantized GEMM
+  nn::RecurrentGemm matmul;
+  // What the constants above were computed from (a re-prepare keeps them).
+  const void *feature_data = nullptr;
+  const void *time_data = nullptr;
+  const void *packed_kernel = nullptr;
+};
 
 struct OpData {
   Kind kind = Kind::kFloat;
   reference::SvdfShape shape;
   reference::SvdfActivation activation = reference::SvdfActivation::kNone;
   reference::SvdfIntegerParams qparams;
-  ops::NodeScratch scratch;  // float: one buffer; integer: the time stage and the unit sums
+  HybridData hybrid;
+  // float: one buffer; integer: the time stage and the unit sums; hybrid: the five buffers
+  // of reference::SvdfHybridScratch.
+  ops::NodeScratch scratch;
 };
 
 // Reports "SVDF: <message>" and returns kTfLiteError.
@@ -107,7 +130,7 @@ TfLiteStatus ToActivation(TfLiteContext *context, TfLiteFusedActivation act,
 
 void *Init(TfLiteContext *context, const char *, size_t) {
   auto data = std::make_unique<OpData>();
-  if (data->scratch.Reserve(context, 2) != kTfLiteOk) return nullptr;
+  if (data->scratch.Reserve(context, 5) != kTfLiteOk) return nullptr;
   return data.release();
 }
 
@@ -170,6 +193,92 @@ TfLiteStatus PrepareInteger(TfLiteContext *context, TfLiteNode *node, OpData *da
   const int64_t unit_sums = int64_t{s.batch} * s.num_units();
   return data->scratch.Prepare(context, node,
                                {{kTfLiteInt32, filter_sums}, {kTfLiteInt32, unit_sums}});
+}
+
+// The scale of int8 weights of a hybrid SVDF: symmetric, one finite positive scale (TFLite
+// reads the tensor's single scale).
+TfLiteStatus ReadHybridScale(TfLiteContext *context, const char *what, const TfLiteTensor *t,
+                             int channels, float *scale) {
+  std::vector<float> per_channel;
+  TF_LITE_ENSURE_OK(context,
+                    nn::ReadHybridWeightScales(context, kOp, t, 0, channels, scale, &per_channel));
+  if (!per_channel.empty()) {
+    return Fail(context, "%s has %d different scales; hybrid SVDF takes one scale per tensor", what,
+                static_cast<int>(per_channel.size()));
+  }
+  if (!(*scale > 0.f) || !std::isfinite(*scale)) {
+    return Fail(context, "%s scale must be finite and > 0, got %g", what,
+                static_cast<double>(*scale));
+  }
+  return kTfLiteOk;
+}
+
+// Hybrid-path checks (float input with int8 weights_feature), the constants computed once per
+// set of weights, the kernel choice and the scratch.
+TfLiteStatus PrepareHybrid(TfLiteContext *context, TfLiteNode *node, const TfLiteSVDFParams *params,
+                           OpData *data, const TfLiteTensor *weights_feature,
+                           const TfLiteTensor *weights_time, const TfLiteTensor *bias,
+                           const TfLiteTensor *state, const TfLiteTensor *output) {
+  if (weights_time->type != kTfLiteInt8) {
+    return Fail(context, "hybrid SVDF needs int8 weights_time like weights_feature, got %s",
+                TfLiteTypeGetName(weights_time->type));
+  }
+  TF_LITE_ENSURE_OK(context, RequireType(context, "activation_state", state, kTfLiteFloat32));
+  TF_LITE_ENSURE_OK(context, RequireType(context, "output", output, kTfLiteFloat32));
+  if (bias) TF_LITE_ENSURE_OK(context, RequireType(context, "bias", bias, kTfLiteFloat32));
+  if (!nn::IsConstantOrAbsent(weights_feature) || !nn::IsConstantOrAbsent(weights_time)) {
+    return Fail(context, "hybrid SVDF needs constant weights_feature and weights_time");
+  }
+  const reference::SvdfShape &shape = data->shape;
+  HybridData &h = data->hybrid;
+  float time_scale = 1.f;
+  TF_LITE_ENSURE_OK(context, ReadHybridScale(context, "weights_feature", weights_feature,
+                                             shape.num_filters, &h.feature_scale));
+  TF_LITE_ENSURE_OK(context, ReadHybridScale(context, "weights_time", weights_time,
+                                             shape.num_filters, &time_scale));
+  h.asymmetric = params->asymmetric_quantize_inputs;
+
+  // Constants: the dequantized time weights and the feature row sums.
+  const int64_t time_count = int64_t{shape.num_filters} * shape.memory_size;
+  if (h.feature_data != weights_feature->data.raw || h.time_data != weights_time->data.raw) {
+    auto *buffer = static_cast<uint8_t *>(context->AllocatePersistentBuffer(
+        context, static_cast<size_t>(time_count) * sizeof(float) +
+                     static_cast<size_t>(shape.num_filters) * sizeof(int32_t)));
+    if (buffer == nullptr) return Fail(context, "out of memory for the hybrid constants");
+    auto *time = reinterpret_cast<float *>(buffer);
+    auto *sums = reinterpret_cast<int32_t *>(buffer + time_count * sizeof(float));
+    reference::DequantizeSvdfWeightsTime(weights_time->data.int8, time_count, time_scale, time);
+    reference::HybridRowSums(weights_feature->data.int8, shape.num_filters, shape.input_size, sums);
+    h.weights_time = time;
+    h.row_sums = sums;
+    h.feature_data = weights_feature->data.raw;
+    h.time_data = weights_time->data.raw;
+    h.packed_kernel = nullptr;
+  }
+
+  // The feature products on the active path's quantized GEMM, packed once.
+  const optimized::QGemmKernel *kernel = nn::RecurrentGemmKernel();
+  h.optimized = false;
+  if (kernel != nullptr) {
+    if (h.packed_kernel != kernel) {
+      const int8_t *parts[] = {weights_feature->data.int8};
+      h.packed_kernel = nn::PackRecurrentGemm(context, *kernel, parts, 1, shape.num_filters,
+                                              shape.input_size, &h.matmul)
+                            ? kernel
+                            : nullptr;
+    }
+    h.optimized = h.packed_kernel == kernel;
+  }
+  SetNodeKernelName(context, node, h.optimized ? kernel->name : "reference");
+
+  data->kind = Kind::kHybrid;
+  const int64_t filters = int64_t{shape.batch} * shape.num_filters;
+  return data->scratch.Prepare(context, node,
+                               {{kTfLiteInt8, int64_t{shape.batch} * shape.input_size},
+                                {kTfLiteFloat32, shape.batch},
+                                {kTfLiteInt32, shape.batch},
+                                {kTfLiteInt32, filters},
+                                {kTfLiteFloat32, filters}});
 }
 
 TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
@@ -237,9 +346,14 @@ TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
     return Fail(context, "activation_state (input 4) must be a variable tensor");
   TF_LITE_ENSURE_OK(context, ToActivation(context, params->activation, &data->activation));
 
-  if (input->type == kTfLiteFloat32) {
+  if (input->type == kTfLiteFloat32 && weights_feature->type == kTfLiteInt8) {
+    TF_LITE_ENSURE_OK(context, PrepareHybrid(context, node, params, data, weights_feature,
+                                             weights_time, bias, state, output));
+  } else if (input->type == kTfLiteFloat32) {
     if (weights_feature->type != kTfLiteFloat32) {
-      return Fail(context, "hybrid SVDF (%s weights with float input) is not supported",
+      return Fail(context,
+                  "weights_feature must be float32, or int8 for a hybrid SVDF, with float input; "
+                  "got %s",
                   TfLiteTypeGetName(weights_feature->type));
     }
     TF_LITE_ENSURE_OK(context, RequireType(context, "weights_time", weights_time, kTfLiteFloat32));
@@ -289,6 +403,29 @@ TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
                            bias ? bias->data.f : nullptr, data->activation, state->data.f,
                            data->scratch.Data<float>(context, 0), output->data.f);
       return kTfLiteOk;
+    case Kind::kHybrid: {
+      const HybridData &h = data->hybrid;
+      const reference::SvdfHybridScratch scratch{
+          data->scratch.Data<int8_t>(context, 0), data->scratch.Data<float>(context, 1),
+          data->scratch.Data<int32_t>(context, 2), data->scratch.Data<int32_t>(context, 3),
+          data->scratch.Data<float>(context, 4)};
+      const float *bias_data = bias ? bias->data.f : nullptr;
+      if (h.optimized) {
+        auto dots = [&](const int8_t *q, int rows, int32_t *out) {
+          nn::RunRecurrentGemm(context, h.matmul, q, rows, out);
+        };
+        reference::SvdfHybrid(s, h.asymmetric, input->data.f, dots, h.feature_scale, h.row_sums,
+                              h.weights_time, bias_data, data->activation, state->data.f, scratch,
+                              output->data.f);
+      } else {
+        const reference::SvdfHybridPlainDots dots{weights_feature->data.int8, s.num_filters,
+                                                  s.input_size};
+        reference::SvdfHybrid(s, h.asymmetric, input->data.f, dots, h.feature_scale, h.row_sums,
+                              h.weights_time, bias_data, data->activation, state->data.f, scratch,
+                              output->data.f);
+      }
+      return kTfLiteOk;
+    }
     case Kind::kInteger16:
       reference::SvdfInteger<int16_t>(
           s, data->qparams, input->data.int8, weights_feature->data.int8, weights_time->data.i16,

@@ -1,12 +1,15 @@
-// UNIDIRECTIONAL_SEQUENCE_LSTM, float32 (weights and activations). Supports the optional
-// TFLite variants: CIFG (no input gate), peephole, projection (+ bias), layer norm (24
+// UNIDIRECTIONAL_SEQUENCE_LSTM, float32 (weights and activations), and hybrid (float
+// activations, int8 weight matrices and peephole weights: lstm_hybrid.*). Supports the
+// optional TFLite variants: CIFG (no input gate), peephole, projection (+ bias), layer norm (24
 // inputs), cell/projection clipping, time-major or batch-major input. Inputs 18 and 19 are
 // the output and cell states: variable tensors that carry over from one invoke to the next.
+// Integer (int8/int16 input) nodes run lstm_integer.*.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "kernels/reference/lstm.h"
+#include "ops/nn/lstm_hybrid.h"
 #include "ops/nn/lstm_integer.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_util.h"
@@ -82,13 +85,16 @@ struct OpData {
   bool time_major = true;
   int max_time = 0;
   int n_batch = 0;
-  NodeScratch scratch;                     // the float kernel's gate buffers
+  NodeScratch scratch;                     // the float or hybrid kernel's buffers
   nn_integer::LstmIntegerDataPtr integer;  // set when the input is int8/int16
+  nn_hybrid::LstmHybridDataPtr hybrid;     // set when the weights are int8 (float input)
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
   auto data = std::make_unique<OpData>();
-  if (data->scratch.Reserve(context, 1) != kTfLiteOk) return nullptr;
+  if (data->scratch.Reserve(context, nn_hybrid::kLstmHybridScratchCount) != kTfLiteOk) {
+    return nullptr;
+  }
   return data.release();
 }
 
@@ -107,14 +113,17 @@ std::string DimsString(const TfLiteTensor* t) {
   return s + "]";
 }
 
-// A present tensor must be float32 with exactly the expected shape.
+// A present tensor must have type `want` and exactly the expected shape. Weight matrices and
+// peephole weights (`weight`) have the type of input_to_output_weights: float32, or int8 in a
+// hybrid LSTM; everything else is float32.
 TfLiteStatus CheckTensor(TfLiteContext* context, const TfLiteTensor* t, int index,
-                         const std::vector<int>& dims) {
+                         const std::vector<int>& dims, TfLiteType want = kTfLiteFloat32,
+                         bool weight = false) {
   const char* name = kNames[index];
-  OCTET_OP_ENSURE(context, t->type != kTfLiteInt8 && t->type != kTfLiteUInt8, kOp,
-                  "%s is %s: hybrid/quantized LSTM is not supported yet", name,
+  OCTET_OP_ENSURE(context, t->type == want, kOp, "%s must be %s%s, got %s", name,
+                  TfLiteTypeGetName(want),
+                  weight ? " like input_to_output_weights (float, or int8 for a hybrid LSTM)" : "",
                   TfLiteTypeGetName(t->type));
-  TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, name, t));
   bool match = tflite::NumDimensions(t) == static_cast<int>(dims.size());
   for (size_t i = 0; match && i < dims.size(); ++i) match = t->dims->data[i] == dims[i];
   if (!match) {
@@ -212,14 +221,24 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   OCTET_OP_ENSURE(context, n_cell > 0 && n_output > 0, kOp,
                   "cell and output sizes must be > 0, got %d and %d", n_cell, n_output);
 
+  // Float weights, or int8 weights with float activations (hybrid, as TFLite decides it from
+  // input_to_output_weights).
+  const TfLiteType i2o_type = Optional(context, node, kInputToOutputWeights)->type;
+  OCTET_OP_ENSURE(context, i2o_type == kTfLiteFloat32 || i2o_type == kTfLiteInt8, kOp,
+                  "input_to_output_weights type %s is not supported (FLOAT32, or INT8 for a "
+                  "hybrid LSTM)",
+                  TfLiteTypeGetName(i2o_type));
+  const bool hybrid = i2o_type == kTfLiteInt8;
+  const TfLiteType wt = i2o_type;
+
   for (int index : {kInputToForgetWeights, kInputToCellWeights, kInputToOutputWeights}) {
     TF_LITE_ENSURE_OK(context, Required(context, node, index, &t));
-    TF_LITE_ENSURE_OK(context, CheckTensor(context, t, index, {n_cell, n_input}));
+    TF_LITE_ENSURE_OK(context, CheckTensor(context, t, index, {n_cell, n_input}, wt, true));
   }
   for (int index :
        {kRecurrentToForgetWeights, kRecurrentToCellWeights, kRecurrentToOutputWeights}) {
     TF_LITE_ENSURE_OK(context, Required(context, node, index, &t));
-    TF_LITE_ENSURE_OK(context, CheckTensor(context, t, index, {n_cell, n_output}));
+    TF_LITE_ENSURE_OK(context, CheckTensor(context, t, index, {n_cell, n_output}, wt, true));
   }
   for (int index : {kForgetGateBias, kCellGateBias, kOutputGateBias}) {
     TF_LITE_ENSURE_OK(context, Required(context, node, index, &t));
@@ -235,9 +254,10 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                   "input_to_input_weights, recurrent_to_input_weights and input_gate_bias "
                   "must be all present or all absent (CIFG)");
   if (!cifg) {
-    TF_LITE_ENSURE_OK(context, CheckTensor(context, i2i, kInputToInputWeights, {n_cell, n_input}));
     TF_LITE_ENSURE_OK(context,
-                      CheckTensor(context, r2i, kRecurrentToInputWeights, {n_cell, n_output}));
+                      CheckTensor(context, i2i, kInputToInputWeights, {n_cell, n_input}, wt, true));
+    TF_LITE_ENSURE_OK(
+        context, CheckTensor(context, r2i, kRecurrentToInputWeights, {n_cell, n_output}, wt, true));
     TF_LITE_ENSURE_OK(context, CheckTensor(context, ib, kInputGateBias, {n_cell}));
   }
 
@@ -250,7 +270,9 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                   kOp, "peephole weights (cell_to_*_weights) must be all present or all absent");
   for (int index : {kCellToInputWeights, kCellToForgetWeights, kCellToOutputWeights}) {
     const TfLiteTensor* w = Optional(context, node, index);
-    if (w != nullptr) TF_LITE_ENSURE_OK(context, CheckTensor(context, w, index, {n_cell}));
+    if (w != nullptr) {
+      TF_LITE_ENSURE_OK(context, CheckTensor(context, w, index, {n_cell}, wt, true));
+    }
   }
 
   const TfLiteTensor* proj_w = Optional(context, node, kProjectionWeights);
@@ -258,8 +280,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   OCTET_OP_ENSURE(context, proj_w != nullptr || proj_b == nullptr, kOp,
                   "projection_bias needs projection_weights");
   if (proj_w) {
-    TF_LITE_ENSURE_OK(context,
-                      CheckTensor(context, proj_w, kProjectionWeights, {n_output, n_cell}));
+    TF_LITE_ENSURE_OK(
+        context, CheckTensor(context, proj_w, kProjectionWeights, {n_output, n_cell}, wt, true));
   } else {
     OCTET_OP_ENSURE(context, n_output == n_cell, kOp,
                     "without projection the output size (%d) must equal the cell size (%d)",
@@ -309,20 +331,32 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   p.n_output = n_output;
   p.cell_clip = params->cell_clip;
   p.proj_clip = params->proj_clip;
+  std::vector<int> out_dims(input->dims->data, input->dims->data + 3);
+  out_dims[2] = n_output;
+  if (hybrid) {
+    nn_hybrid::LstmHybridConfig config;
+    config.params = p;
+    config.time_major = data->time_major;
+    config.max_time = data->max_time;
+    config.n_batch = n_batch;
+    config.asymmetric = params->asymmetric_quantize_inputs;
+    TF_LITE_ENSURE_OK(context, nn_hybrid::LstmHybridPrepare(context, node, config, &data->scratch,
+                                                            &data->hybrid));
+    return ResizeOutput(context, output, out_dims);
+  }
+  data->hybrid.reset();
   // Batch-major input is processed one sequence (batch row) at a time.
   TF_LITE_ENSURE_OK(context, data->scratch.Prepare(
                                  context, node,
                                  {{kTfLiteFloat32, static_cast<int64_t>(reference::LstmScratchSize(
                                                        p, data->time_major ? n_batch : 1))}}));
-
-  std::vector<int> out_dims(input->dims->data, input->dims->data + 3);
-  out_dims[2] = n_output;
   return ResizeOutput(context, output, out_dims);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   if (data->integer) return nn_integer::LstmIntegerEval(context, node, data->integer.get());
+  if (data->hybrid) return nn_hybrid::LstmHybridEval(context, node, *data->hybrid, data->scratch);
   const int n_inputs = tflite::NumInputs(node);
   const float* in[kNumInputs] = {};
   for (int i = 0; i < n_inputs && i < kNumInputs; ++i) {

@@ -1,0 +1,45 @@
+// Hybrid ("dynamic range") UNIDIRECTIONAL_SEQUENCE_LSTM: float input, states and output,
+// int8 weight matrices and peephole weights (reference/lstm_hybrid.h). The float kernel
+// validates the node's shapes and types and dispatches here when input_to_output_weights is
+// int8; the hybrid state lives in an LstmHybridDataPtr owned by that kernel's op data.
+#pragma once
+
+#include <memory>
+
+#include "kernels/reference/lstm.h"
+#include "ops/scratch.h"
+#include "tensorflow/lite/c/common.h"
+
+namespace octet::ops::nn_hybrid {
+
+struct LstmHybridData;
+struct LstmHybridDataDeleter {
+  void operator()(LstmHybridData* data) const;
+};
+using LstmHybridDataPtr = std::unique_ptr<LstmHybridData, LstmHybridDataDeleter>;
+
+// Temporaries the hybrid kernel uses; the op reserves at least this many in init.
+constexpr int kLstmHybridScratchCount = 3;
+
+// What the op's prepare found.
+struct LstmHybridConfig {
+  reference::LstmParams params;  // sizes, activation, clips
+  bool time_major = true;
+  int max_time = 0;
+  int n_batch = 0;
+  bool asymmetric = false;  // the op's asymmetric_quantize_inputs
+};
+
+// Called from the op's prepare once shapes and types are checked (int8 weight matrices and
+// peephole weights, float biases, layer-norm coefficients and states): checks that the int8
+// weights are constant with one finite positive scale and zero point 0, computes their row
+// sums once, packs them for the active kernel path and sizes `scratch`.
+TfLiteStatus LstmHybridPrepare(TfLiteContext* context, TfLiteNode* node,
+                               const LstmHybridConfig& config, NodeScratch* scratch,
+                               LstmHybridDataPtr* data);
+
+// Runs the sequence; output and cell states persist in their variable tensors.
+TfLiteStatus LstmHybridEval(TfLiteContext* context, TfLiteNode* node, const LstmHybridData& data,
+                            const NodeScratch& scratch);
+
+}  // namespace octet::ops::nn_hybrid
