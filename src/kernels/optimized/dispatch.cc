@@ -42,6 +42,9 @@ const FGemmKernel* FGemmKernelFor(cpu::Isa isa) {
 const FDwKernel* FDwKernelFor(cpu::Isa isa) {
   return Pick(isa, &kFDwScalar, &kFDwAvx2, &kFDwAvx512);
 }
+const FQuantKernel* FQuantKernelFor(cpu::Isa isa) {
+  return Pick(isa, &kFQuantScalar, &kFQuantAvx2, &kFQuantAvx512Vnni);
+}
 #else
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
   return Pick<QGemmKernel>(isa, &kQGemmScalar, nullptr, nullptr);
@@ -60,6 +63,9 @@ const FGemmKernel* FGemmKernelFor(cpu::Isa isa) {
 }
 const FDwKernel* FDwKernelFor(cpu::Isa isa) {
   return Pick<FDwKernel>(isa, &kFDwScalar, nullptr, nullptr);
+}
+const FQuantKernel* FQuantKernelFor(cpu::Isa isa) {
+  return Pick<FQuantKernel>(isa, &kFQuantScalar, nullptr, nullptr);
 }
 #endif
 

@@ -5,6 +5,7 @@
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/fdw/fdw.h"
 #include "kernels/optimized/fgemm/fgemm.h"
+#include "kernels/optimized/fquant/fquant.h"
 #include "kernels/optimized/qbinary/qbinary.h"
 #include "kernels/optimized/qconvert/qconvert.h"
 #include "kernels/optimized/qdw/qdw.h"
@@ -20,5 +21,6 @@ const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa);
 const QConvertKernel* QConvertKernelFor(cpu::Isa isa);
 const FGemmKernel* FGemmKernelFor(cpu::Isa isa);
 const FDwKernel* FDwKernelFor(cpu::Isa isa);
+const FQuantKernel* FQuantKernelFor(cpu::Isa isa);
 
 }  // namespace octet::optimized

@@ -1,8 +1,9 @@
 // Hybrid ("dynamic range") fully-connected: int8 weights, float activations. As TFLite
 // computes it: each input row is quantized to int8 on the fly (symmetric, or asymmetric
 // with a zero point), dot products accumulate in int32, and the result is scaled back
-// with input_scale * weight_scale and added to the bias. The quantizers are shared with
-// the hybrid convolution.
+// with input_scale * weight_scale and added to the bias. The quantizers
+// (SymmetricQuantize, AsymmetricQuantize: hybrid_quantize.h) are shared with the other
+// hybrid ops.
 #pragma once
 
 #include <algorithm>
@@ -11,74 +12,9 @@
 #include <cstring>
 
 #include "kernels/reference/fully_connected.h"
+#include "kernels/reference/hybrid_quantize.h"
 
 namespace octet::reference {
-
-// Symmetric: scale = max|x| / 127, q = clamp(round(x * 127 / max|x|), -127, 127).
-// An all-zero vector quantizes to zeros with scale 1.
-inline void SymmetricQuantize(const float* x, int64_t n, int8_t* q, float* scale) {
-  float lo = 0.f, hi = 0.f;
-  if (n > 0) {
-    const auto mm = std::minmax_element(x, x + n);
-    lo = *mm.first;
-    hi = *mm.second;
-  }
-  const float range = std::max(std::fabs(lo), std::fabs(hi));
-  if (range == 0.f) {
-    std::memset(q, 0, static_cast<size_t>(n));
-    *scale = 1.f;
-    return;
-  }
-  *scale = range / 127.f;
-  const float inv = 127.f / range;
-  for (int64_t i = 0; i < n; ++i) {
-    const int32_t v = static_cast<int32_t>(std::round(x[i] * inv));
-    q[i] = static_cast<int8_t>(std::min(127, std::max(-127, v)));
-  }
-}
-
-// Asymmetric over [-128, 127] with the range widened to include 0; the zero point is
-// nudged to an integer. An all-zero vector quantizes to zeros, scale 1, offset 0.
-inline void AsymmetricQuantize(const float* x, int64_t n, int8_t* q, float* scale,
-                               int32_t* offset) {
-  constexpr double kQMin = -128.0;
-  constexpr double kQMax = 127.0;
-  float lo = 0.f, hi = 0.f;
-  if (n > 0) {
-    const auto mm = std::minmax_element(x, x + n);
-    lo = *mm.first;
-    hi = *mm.second;
-  }
-  const double rmin = static_cast<double>(std::min(0.f, lo));
-  const double rmax = static_cast<double>(std::max(0.f, hi));
-  if (rmin == rmax) {
-    std::memset(q, 0, static_cast<size_t>(n));
-    *scale = 1.f;
-    *offset = 0;
-    return;
-  }
-  const double s = (rmax - rmin) / (kQMax - kQMin);
-  const double zp_from_min = kQMin - rmin / s;
-  const double zp_from_max = kQMax - rmax / s;
-  const double zp_from_min_error = std::fabs(kQMin) + std::fabs(rmin / s);
-  const double zp_from_max_error = std::fabs(kQMax) + std::fabs(rmax / s);
-  const double zp = zp_from_min_error < zp_from_max_error ? zp_from_min : zp_from_max;
-  int32_t nudged;
-  if (zp <= kQMin) {
-    nudged = -128;
-  } else if (zp >= kQMax) {
-    nudged = 127;
-  } else {
-    nudged = static_cast<int32_t>(std::round(zp));
-  }
-  *scale = static_cast<float>(s);
-  *offset = nudged;
-  const float inv = 1.f / *scale;
-  for (int64_t i = 0; i < n; ++i) {
-    const int32_t v = static_cast<int32_t>(std::round(static_cast<float>(nudged) + x[i] * inv));
-    q[i] = static_cast<int8_t>(std::min(127, std::max(-128, v)));
-  }
-}
 
 // input [batches, depth] float, weights [units, depth] int8 with either one scale
 // (`weights_scale`) or one per unit (`channel_scales`, nullptr when per-tensor), bias

@@ -6,7 +6,7 @@
 
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/dispatch.h"
-#include "kernels/reference/fully_connected_hybrid.h"
+#include "kernels/optimized/fquant/fquant_driver.h"
 #include "kernels/threads/cpu_backend_context.h"
 #include "octet/kernel_info.h"
 
@@ -102,9 +102,9 @@ void EvalConv(TfLiteContext* context, const HybridWeighted& h, const NodeScratch
     const float* in = t.input->data.f + b * image;
     int8_t* qb = q + b * image;
     if (h.asymmetric) {
-      reference::AsymmetricQuantize(in, static_cast<int64_t>(image), qb, &scales[b], &offsets[b]);
+      optimized::FQuantAsymmetric(*h.quantizer, in, image, qb, &scales[b], &offsets[b]);
     } else {
-      reference::SymmetricQuantize(in, static_cast<int64_t>(image), qb, &scales[b]);
+      optimized::FQuantSymmetric(*h.quantizer, in, image, qb, &scales[b]);
       scales[b] *= h.weights_scale;
       offsets[b] = 0;
     }
@@ -152,10 +152,9 @@ void EvalFullyConnected(TfLiteContext* context, const HybridWeighted& h, const N
     scales[r] = 1.f;
     offsets[r] = 0;
     if (h.asymmetric) {
-      reference::AsymmetricQuantize(in, static_cast<int64_t>(depth), q + r * depth, &scales[r],
-                                    &offsets[r]);
+      optimized::FQuantAsymmetric(*h.quantizer, in, depth, q + r * depth, &scales[r], &offsets[r]);
     } else {
-      reference::SymmetricQuantize(in, static_cast<int64_t>(depth), q + r * depth, &scales[r]);
+      optimized::FQuantSymmetric(*h.quantizer, in, depth, q + r * depth, &scales[r]);
     }
     if (h.channel_scales == nullptr) scales[r] *= h.weights_scale;
   }
@@ -204,6 +203,8 @@ TfLiteStatus PrepareHybridWeighted(TfLiteContext* context, TfLiteNode* node,
   if (h->optimized) {
     h->packed_weights = t.weights->data.raw;
     h->packed_kernel = kernel;
+    h->quantizer = optimized::FQuantKernelFor(isa);
+    if (h->quantizer == nullptr) h->quantizer = &optimized::kFQuantScalar;
     if (g.op == WeightedOp::kConv) {
       const int64_t image = static_cast<int64_t>(g.in_h) * g.in_w * g.in_c;
       const int64_t outputs = static_cast<int64_t>(g.batches) * g.out_h * g.out_w * g.out_c;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "kernels/optimized/fquant/fquant.h"
 #include "kernels/optimized/qgemm/qgemm_driver.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/quantized_weighted.h"
@@ -22,8 +23,9 @@ namespace octet::ops::nn {
 struct HybridWeighted {
   bool optimized = false;
   WeightedGeometry geometry;
-  optimized::QGemmPacked gemm;           // int8 inputs, input offset 0, no bias
-  const int32_t* column_sums = nullptr;  // Σw per bias slot of the packed layout
+  optimized::QGemmPacked gemm;                         // int8 inputs, input offset 0, no bias
+  const optimized::FQuantKernel* quantizer = nullptr;  // the input's, bit-exact as the reference
+  const int32_t* column_sums = nullptr;                // Σw per bias slot of the packed layout
   size_t bias_slots = 0;
   const int32_t* unit_sums = nullptr;  // FULLY_CONNECTED: Σw per unit, as the reference's
   // The float side: one weight scale or one per output channel, and the bias.
