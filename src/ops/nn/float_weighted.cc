@@ -57,8 +57,7 @@ bool PackGemm(TfLiteContext* context, const optimized::FGemmKernel& kernel,
   if (conv && !optimized::FGemmDriverSupportsTaps(kernel, d.ks)) return false;
   const size_t panel_floats = optimized::FGemmPackedFloats(kernel, d);
   // A padding tap: in_c floats, or a whole filter row with row taps.
-  const size_t zero_floats =
-      conv ? static_cast<size_t>(optimized::FGemmUsesRowTaps(d) ? g.kernel_w * g.in_c : g.in_c) : 0;
+  const size_t zero_floats = conv ? static_cast<size_t>(g.in_c) : 0;
   auto* buffer = static_cast<float*>(
       context->AllocatePersistentBuffer(context, (panel_floats + zero_floats) * sizeof(float)));
   if (buffer == nullptr) return false;

@@ -109,7 +109,7 @@ void CheckConv(const ConvCase& c, const FGemmKernel& kernel, std::mt19937& rng) 
   d.dilation_w = s.dilation_w;
   std::vector<float> packed_buffer(FGemmPackedFloats(kernel, d));
   const FGemmPacked packed = FGemmPack(kernel, d, packed_buffer.data());
-  // A padding tap as the packed layout reads it (a filter row with row taps).
+  // A padding tap: in_c zeros (border pixels run one tap per filter position).
   const std::vector<float> zero_row(static_cast<size_t>(packed.kc), 0.f);
   for (int threads : {1, 2}) {
     ThreadPool pool(threads);
@@ -171,7 +171,7 @@ TEST_P(FGemmPathTest, RandomConvolutionsWithinTheRoundingBound) {
   }
 }
 
-// Few channels with wide filters: the row-taps layout, borders included.
+// Few channels with wide filters: row taps for the interior pixels, borders included.
 TEST_P(FGemmPathTest, FewChannelConvolutionsUseRowTaps) {
   std::mt19937 rng(8);
   int row_taps = 0;
@@ -179,7 +179,7 @@ TEST_P(FGemmPathTest, FewChannelConvolutionsUseRowTaps) {
     SCOPED_TRACE(i);
     ConvCase c = RandomConv(rng);
     FConvShape& s = c.shape;
-    s.in_c = 1 + static_cast<int>(rng() % 7);
+    s.in_c = 1 + static_cast<int>(rng() % kFGemmMaxRowTapChannels);
     s.dilation_w = 1;
     s.kernel_w = 2 + static_cast<int>(rng() % 6);
     s.in_w = 1 + static_cast<int>(rng() % 30);

@@ -21,8 +21,9 @@ struct FGemmTile {
   int a_stride = 0;
   const float* w = nullptr;  // the tile's first panel
   size_t panel_floats = 0;
-  float* c = nullptr;  // row m at c + m * c_row_stride
-  size_t c_row_stride = 0;
+  // Row m of the tile's output at c[m] (its first column): rows need not be evenly spaced
+  // (a convolution's interior and border pixels run in separate tiles).
+  float* const* c = nullptr;
   float act_min = 0.f;  // fused activation clamp
   float act_max = 0.f;
 };

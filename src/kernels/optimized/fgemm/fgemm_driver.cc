@@ -13,8 +13,38 @@ constexpr int kMaxTable = 4096;
 // Largest mr the drivers' tables are sized for.
 constexpr int kMaxRows = 16;
 
-// Each tap's offset from its pixel's top-left tap, for pixels whose window is inside the
-// image (most of them): filling their table is one add per tap.
+// The output pixels whose whole window lies inside the image (interior) form a rectangle per
+// image; the rest (border) need padding taps. The two kinds run in separate tiles so that
+// interior tiles fill their table with one add per tap and may use row taps.
+struct PixelSplit {
+  explicit PixelSplit(const FConvShape& s) : s(s) {
+    Axis(s.in_h, s.out_h, s.kernel_h, s.stride_h, s.dilation_h, s.pad_h, &oy_lo, &oy_hi);
+    Axis(s.in_w, s.out_w, s.kernel_w, s.stride_w, s.dilation_w, s.pad_w, &ox_lo, &ox_hi);
+    if (oy_lo == oy_hi || ox_lo == ox_hi) oy_lo = oy_hi = ox_lo = ox_hi = 0;
+    interior_w = ox_hi - ox_lo;
+    interior_per_image = (oy_hi - oy_lo) * interior_w;
+    border_per_image = s.out_h * s.out_w - interior_per_image;
+  }
+  // [lo, hi): outputs whose taps along this axis all land inside [0, in).
+  static void Axis(int in, int out, int kernel, int stride, int dilation, int pad, int* lo,
+                   int* hi) {
+    const long last = static_cast<long>(in) - 1 - static_cast<long>(kernel - 1) * dilation + pad;
+    *lo = std::min(out, (pad + stride - 1) / stride);
+    *hi = last < 0 ? *lo : static_cast<int>(std::min<long>(out, last / stride + 1));
+    *hi = std::max(*hi, *lo);
+  }
+  bool Interior(int oy, int ox) const {
+    return oy >= oy_lo && oy < oy_hi && ox >= ox_lo && ox < ox_hi;
+  }
+  int interior() const { return s.batches * interior_per_image; }
+  int border() const { return s.batches * border_per_image; }
+
+  const FConvShape& s;
+  int oy_lo, oy_hi, ox_lo, ox_hi;
+  int interior_w, interior_per_image, border_per_image;
+};
+
+// Each tap's offset from its pixel's top-left tap (interior pixels).
 struct TapOffsets {
   explicit TapOffsets(const FConvShape& s) {
     int tap = 0;
@@ -25,116 +55,79 @@ struct TapOffsets {
                       s.in_c;
       }
     }
-    last_y = (s.kernel_h - 1) * s.dilation_h;
-    last_x = (s.kernel_w - 1) * s.dilation_w;
   }
   ptrdiff_t offset[kMaxTable];
-  int last_y, last_x;  // the window's extent beyond its top-left tap
 };
 
-// Output pixels in order from a starting row: one division per tile, not per pixel.
-class PixelCursor {
- public:
-  PixelCursor(const FConvShape& s, const TapOffsets& taps, const float* input, int r)
-      : s_(s), taps_(taps) {
-    const int pixels = s.out_h * s.out_w;
-    const int b = r / pixels;
-    oy_ = (r % pixels) / s.out_w;
-    ox_ = r % s.out_w;
-    image_ = input + static_cast<size_t>(b) * image_floats();
-  }
-  // Fills the taps of the current pixel as row `row` of a table with `stride` rows per tap.
-  void Fill(const float* zero_row, const float** table, int stride, int row) const {
-    const int iy0 = oy_ * s_.stride_h - s_.pad_h;
-    const int ix0 = ox_ * s_.stride_w - s_.pad_w;
-    const int ks = s_.kernel_h * s_.kernel_w;
-    if (iy0 >= 0 && iy0 + taps_.last_y < s_.in_h && ix0 >= 0 && ix0 + taps_.last_x < s_.in_w) {
-      const float* origin =
-          image_ + (static_cast<size_t>(iy0) * s_.in_w + static_cast<size_t>(ix0)) *
-                       static_cast<size_t>(s_.in_c);
-      for (int tap = 0; tap < ks; ++tap) table[tap * stride + row] = origin + taps_.offset[tap];
-      return;
-    }
-    int tap = 0;
-    for (int fy = 0; fy < s_.kernel_h; ++fy) {
-      const int iy = iy0 + fy * s_.dilation_h;
-      const bool row_inside = iy >= 0 && iy < s_.in_h;
-      for (int fx = 0; fx < s_.kernel_w; ++fx, ++tap) {
-        const int ix = ix0 + fx * s_.dilation_w;
-        table[tap * stride + row] =
-            row_inside && ix >= 0 && ix < s_.in_w
-                ? image_ + (static_cast<size_t>(iy) * s_.in_w + static_cast<size_t>(ix)) *
-                               static_cast<size_t>(s_.in_c)
-                : zero_row;
-      }
-    }
-  }
-  // Row taps: one pointer per filter row to its kernel_w * in_c contiguous floats; a row
-  // crossing the left or right border is copied into `gathered` with zeros outside.
-  void FillRows(const float* zero_row, const float** table, int stride, int row,
-                float* gathered) const {
-    const int iy0 = oy_ * s_.stride_h - s_.pad_h;
-    const int ix0 = ox_ * s_.stride_w - s_.pad_w;
-    const size_t in_c = static_cast<size_t>(s_.in_c);
-    const bool columns_inside = ix0 >= 0 && ix0 + s_.kernel_w <= s_.in_w;
-    if (columns_inside && iy0 >= 0 && iy0 + taps_.last_y < s_.in_h) {
-      // The whole window inside (most pixels): filter row fy starts at the offset of its
-      // first tap.
-      const float* origin =
-          image_ + (static_cast<size_t>(iy0) * s_.in_w + static_cast<size_t>(ix0)) * in_c;
-      for (int fy = 0; fy < s_.kernel_h; ++fy) {
-        table[fy * stride + row] = origin + taps_.offset[fy * s_.kernel_w];
-      }
-      return;
-    }
-    for (int fy = 0; fy < s_.kernel_h; ++fy) {
-      const int iy = iy0 + fy * s_.dilation_h;
-      const float** entry = &table[fy * stride + row];
-      if (iy < 0 || iy >= s_.in_h) {
-        *entry = zero_row;
-        continue;
-      }
-      const float* line = image_ + static_cast<size_t>(iy) * s_.in_w * in_c;
-      if (columns_inside) {
-        *entry = line + static_cast<size_t>(ix0) * in_c;
-        continue;
-      }
-      float* out = gathered + static_cast<size_t>(fy) * kFGemmMaxRowTapFloats;
-      for (int fx = 0; fx < s_.kernel_w; ++fx, out += in_c) {
-        const int ix = ix0 + fx;
-        if (ix >= 0 && ix < s_.in_w) {
-          std::copy(line + static_cast<size_t>(ix) * in_c, line + (ix + 1) * in_c, out);
-        } else {
-          std::fill(out, out + in_c, 0.f);
-        }
-      }
-      *entry = gathered + static_cast<size_t>(fy) * kFGemmMaxRowTapFloats;
-    }
-  }
-  void Next() {
-    if (++ox_ < s_.out_w) return;
-    ox_ = 0;
-    if (++oy_ < s_.out_h) return;
-    oy_ = 0;
-    image_ += image_floats();
-  }
-
- private:
-  size_t image_floats() const {
-    return static_cast<size_t>(s_.in_h) * static_cast<size_t>(s_.in_w) *
-           static_cast<size_t>(s_.in_c);
-  }
-  const FConvShape& s_;
-  const TapOffsets& taps_;
-  const float* image_;
-  int oy_, ox_;
+// A pixel of the output in the coordinates the table and the output pointer need.
+struct Pixel {
+  int b, oy, ox;
 };
 
-// Splits rows x column blocks into tasks and runs `fill(row0, count, table)` + the kernel
-// for every tile. `fill` writes the tile's table (tap-major, kernel.mr rows per tap).
+size_t PixelIndex(const FConvShape& s, const Pixel& p) {
+  return (static_cast<size_t>(p.b) * static_cast<size_t>(s.out_h) + static_cast<size_t>(p.oy)) *
+             static_cast<size_t>(s.out_w) +
+         static_cast<size_t>(p.ox);
+}
+
+// The i-th interior pixel in raster order, and the next one.
+Pixel InteriorPixel(const PixelSplit& split, int i) {
+  const int b = i / split.interior_per_image;
+  const int r = i % split.interior_per_image;
+  return {b, split.oy_lo + r / split.interior_w, split.ox_lo + r % split.interior_w};
+}
+void NextInterior(const PixelSplit& split, Pixel* p) {
+  if (++p->ox < split.ox_hi) return;
+  p->ox = split.ox_lo;
+  if (++p->oy < split.oy_hi) return;
+  p->oy = split.oy_lo;
+  ++p->b;
+}
+
+// The i-th border pixel in raster order (rows above the interior, then the left and right
+// ends of the interior's rows, then the rows below), and the next one.
+Pixel BorderPixel(const PixelSplit& split, int i) {
+  const FConvShape& s = split.s;
+  const int b = i / split.border_per_image;
+  int r = i % split.border_per_image;
+  const int above = split.oy_lo * s.out_w;
+  if (r < above) return {b, r / s.out_w, r % s.out_w};
+  r -= above;
+  const int ends = s.out_w - split.interior_w;  // border pixels in an interior row
+  const int beside = (split.oy_hi - split.oy_lo) * ends;
+  if (r < beside) {
+    const int j = r % ends;
+    return {b, split.oy_lo + r / ends, j < split.ox_lo ? j : split.ox_hi + (j - split.ox_lo)};
+  }
+  r -= beside;
+  return {b, split.oy_hi + r / s.out_w, r % s.out_w};
+}
+void NextBorder(const PixelSplit& split, Pixel* p) {
+  const FConvShape& s = split.s;
+  ++p->ox;
+  for (;;) {  // ends within one image: the caller's image has border pixels, so each has
+    const bool interior_row = p->oy >= split.oy_lo && p->oy < split.oy_hi;
+    if (interior_row && p->ox == split.ox_lo) p->ox = split.ox_hi;  // jump the interior run
+    if (p->ox < s.out_w) return;
+    p->ox = 0;
+    if (++p->oy == s.out_h) {
+      p->oy = 0;
+      ++p->b;
+    }
+  }
+}
+
+// What a tile's fill decided: its rows (at most the kernel's mr), taps and floats per tap.
+struct TileShape {
+  int rows, ks, kc;
+};
+
+// Splits `rows` (tile-aligned slots) x column blocks into tasks and runs
+// `fill(row0, count, table, row_output)` + the kernel for every tile. `fill` writes the
+// tile's table (tap-major, kernel.mr rows per tap) and its rows' output pointers.
 template <typename Fill>
-void Run(const FGemmPacked& packed, int rows, int ks, FloatClamp clamp, float* output,
-         ThreadPool* pool, const Fill& fill) {
+void Run(const FGemmPacked& packed, int rows, FloatClamp clamp, ThreadPool* pool,
+         const Fill& fill) {
   if (rows <= 0 || packed.n <= 0) return;  // an empty tensor: nothing to compute
   const FGemmKernel& k = *packed.kernel;
   const int mr = k.mr;
@@ -144,24 +137,26 @@ void Run(const FGemmPacked& packed, int rows, int ks, FloatClamp clamp, float* o
   const GemmTasks tasks(m_tiles, n_blocks, pool);
   tasks.Run([&](const GemmTasks::Range& range) {
     const float* table[kMaxTable];
+    float* row_output[kMaxRows];
+    float* tile_output[kMaxRows];
     for (int tile = range.tile_begin; tile < range.tile_end; ++tile) {
       const int row0 = tile * mr;
       const int count = std::min(mr, rows - row0);
-      fill(row0, count, table);
+      const TileShape shape = fill(row0, count, table, row_output);
+      if (shape.rows <= 0) continue;
       for (int block = range.block_begin; block < range.block_end; ++block) {
         const int col0 = block * block_columns;
+        for (int i = 0; i < shape.rows; ++i) tile_output[i] = row_output[i] + col0;
         FGemmTile t;
-        t.mr = count;
+        t.mr = shape.rows;
         t.nc = std::min(block_columns, packed.n - col0);
-        t.kc = packed.kc;
-        t.ks = ks;
+        t.kc = shape.kc;
+        t.ks = shape.ks;
         t.a = table;
         t.a_stride = mr;
         t.w = packed.panels + static_cast<size_t>(col0 / k.nr) * packed.panel_floats;
         t.panel_floats = packed.panel_floats;
-        t.c = output + static_cast<size_t>(row0) * static_cast<size_t>(packed.n) +
-              static_cast<size_t>(col0);
-        t.c_row_stride = static_cast<size_t>(packed.n);
+        t.c = tile_output;
         t.act_min = clamp.min;
         t.act_max = clamp.max;
         k.run(t);
@@ -176,37 +171,76 @@ bool FGemmDriverSupportsTaps(const FGemmKernel& kernel, int taps) {
   return taps >= 1 && kernel.mr <= kMaxRows && static_cast<long>(taps) * kernel.mr <= kMaxTable;
 }
 
-void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const float* input,
+void RunFGemmConv(const FGemmPacked& packed, const FConvShape& s, const float* input,
                   const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool) {
-  const int rows = shape.batches * shape.out_h * shape.out_w;
   const int mr = packed.kernel->mr;
-  const TapOffsets taps(shape);
-  if (packed.row_taps) {
-    Run(packed, rows, packed.ks, clamp, output, pool,
-        [&](int row0, int count, const float** table) {
-          // Per row of the tile, its filter rows' border copies.
-          thread_local float gathered[kMaxRows][kFGemmMaxRowTapRows * kFGemmMaxRowTapFloats];
-          PixelCursor cursor(shape, taps, input, row0);
-          for (int i = 0; i < count; ++i, cursor.Next()) {
-            cursor.FillRows(zero_row, table, mr, i, gathered[i]);
+  const PixelSplit split(s);
+  const TapOffsets taps(s);
+  const size_t n = static_cast<size_t>(packed.n);
+  const size_t in_c = static_cast<size_t>(s.in_c);
+  const size_t image_floats = static_cast<size_t>(s.in_h) * static_cast<size_t>(s.in_w) * in_c;
+  // Interior tiles first, then border tiles; a tile never mixes the two.
+  const int interior_tiles = (split.interior() + mr - 1) / mr;
+  const int interior_rows = interior_tiles * mr;  // row index where border tiles start
+  const TileShape interior_shape =
+      packed.row_taps ? TileShape{0, packed.ks / s.kernel_w, packed.kc * s.kernel_w}
+                      : TileShape{0, packed.ks, packed.kc};
+  const int interior_stride = packed.row_taps ? s.kernel_w : 1;  // taps per table tap
+  const int rows = interior_rows + split.border();
+  Run(packed, rows, clamp, pool,
+      [&](int row0, int count, const float** table, float** row_output) -> TileShape {
+        if (row0 < interior_rows) {
+          count = std::min(count, split.interior() - row0);
+          Pixel p = InteriorPixel(split, row0);
+          for (int i = 0; i < count; ++i, NextInterior(split, &p)) {
+            const float* origin =
+                input + static_cast<size_t>(p.b) * image_floats +
+                (static_cast<size_t>(p.oy * s.stride_h - s.pad_h) * static_cast<size_t>(s.in_w) +
+                 static_cast<size_t>(p.ox * s.stride_w - s.pad_w)) *
+                    in_c;
+            for (int tap = 0; tap < interior_shape.ks; ++tap) {
+              table[tap * mr + i] = origin + taps.offset[tap * interior_stride];
+            }
+            row_output[i] = output + PixelIndex(s, p) * n;
           }
-        });
-    return;
-  }
-  Run(packed, rows, packed.ks, clamp, output, pool, [&](int row0, int count, const float** table) {
-    PixelCursor cursor(shape, taps, input, row0);
-    for (int i = 0; i < count; ++i, cursor.Next()) cursor.Fill(zero_row, table, mr, i);
-    // Rows past the tile's end are never written; the kernel reads only `count` rows.
-  });
+          return TileShape{count, interior_shape.ks, interior_shape.kc};
+        }
+        Pixel p = BorderPixel(split, row0 - interior_rows);
+        for (int i = 0; i < count; ++i, NextBorder(split, &p)) {
+          const float* image = input + static_cast<size_t>(p.b) * image_floats;
+          const int iy0 = p.oy * s.stride_h - s.pad_h;
+          const int ix0 = p.ox * s.stride_w - s.pad_w;
+          int tap = 0;
+          for (int fy = 0; fy < s.kernel_h; ++fy) {
+            const int iy = iy0 + fy * s.dilation_h;
+            const bool row_inside = iy >= 0 && iy < s.in_h;
+            for (int fx = 0; fx < s.kernel_w; ++fx, ++tap) {
+              const int ix = ix0 + fx * s.dilation_w;
+              table[tap * mr + i] =
+                  row_inside && ix >= 0 && ix < s.in_w
+                      ? image + (static_cast<size_t>(iy) * static_cast<size_t>(s.in_w) +
+                                 static_cast<size_t>(ix)) *
+                                    in_c
+                      : zero_row;
+            }
+          }
+          row_output[i] = output + PixelIndex(s, p) * n;
+        }
+        return TileShape{count, packed.ks, packed.kc};
+      });
 }
 
 void RunFGemmRows(const FGemmPacked& packed, int rows, const float* input, size_t row_stride,
                   FloatClamp clamp, float* output, ThreadPool* pool) {
-  Run(packed, rows, 1, clamp, output, pool, [&](int row0, int count, const float** table) {
-    for (int i = 0; i < count; ++i) {
-      table[i] = input + static_cast<size_t>(row0 + i) * row_stride;
-    }
-  });
+  const size_t n = static_cast<size_t>(packed.n);
+  Run(packed, rows, clamp, pool,
+      [&](int row0, int count, const float** table, float** row_output) -> TileShape {
+        for (int i = 0; i < count; ++i) {
+          table[i] = input + static_cast<size_t>(row0 + i) * row_stride;
+          row_output[i] = output + static_cast<size_t>(row0 + i) * n;
+        }
+        return TileShape{count, 1, packed.kc};
+      });
 }
 
 }  // namespace octet::optimized

@@ -27,8 +27,9 @@ struct FloatClamp {
   float max;
 };
 
-// output[b, oy, ox, :] for every output pixel; `zero_row` holds packed.kc zeros (a padding
-// tap: in_c floats, or a filter row's kernel_w * in_c with row taps).
+// output[b, oy, ox, :] for every output pixel; `zero_row` holds packed.kc (in_c) zeros, the
+// padding tap. Pixels whose window lies inside the image run in tiles of their own (one add
+// per tap to fill, row taps where the packing chose them); the rest point padding at zero_row.
 void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const float* input,
                   const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool);
 

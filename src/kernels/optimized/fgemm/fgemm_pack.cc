@@ -17,9 +17,8 @@ size_t PanelCount(const FGemmKernel& kernel, const FGemmWeightsDesc& d) {
 }  // namespace
 
 bool FGemmUsesRowTaps(const FGemmWeightsDesc& d) {
-  const int row_floats = d.kernel_w * d.kc;
-  return d.kernel_w > 1 && d.dilation_w == 1 && d.kc < 8 && d.ks % d.kernel_w == 0 &&
-         d.ks / d.kernel_w <= kFGemmMaxRowTapRows && row_floats <= kFGemmMaxRowTapFloats;
+  return d.kernel_w > 1 && d.dilation_w == 1 && d.kc <= kFGemmMaxRowTapChannels &&
+         d.ks % d.kernel_w == 0;
 }
 
 size_t FGemmPackedFloats(const FGemmKernel& kernel, const FGemmWeightsDesc& desc) {
@@ -53,8 +52,8 @@ FGemmPacked FGemmView(const FGemmKernel& kernel, const FGemmWeightsDesc& d, cons
   packed.panel_floats = PanelFloats(kernel, d);
   packed.n = d.n;
   packed.row_taps = FGemmUsesRowTaps(d);
-  packed.ks = packed.row_taps ? d.ks / d.kernel_w : d.ks;
-  packed.kc = packed.row_taps ? d.kc * d.kernel_w : d.kc;
+  packed.ks = d.ks;
+  packed.kc = d.kc;
   return packed;
 }
 

@@ -24,13 +24,13 @@ struct FGemmWeightsDesc {
   int dilation_w = 1;
 };
 
-// Longest filter row (kernel_w * in_c floats) and tallest filter run as row taps.
-constexpr int kFGemmMaxRowTapFloats = 64;
-constexpr int kFGemmMaxRowTapRows = 8;
+// Most input channels for which a convolution's interior pixels run with row taps.
+constexpr int kFGemmMaxRowTapChannels = 32;
 
-// Whether a convolution runs with one tap per filter row (kernel_w * in_c contiguous floats)
-// instead of one per filter position: for few channels, where a position's kc would leave
-// the kernel's k loop nearly empty. The packed bytes are the same either way.
+// Whether a convolution's interior pixels (whole window inside the image) run with one tap
+// per filter row (kernel_w * in_c contiguous floats) instead of one per filter position: for
+// few channels, where a position's kc would leave the kernel's k loop nearly empty. Border
+// pixels always run one tap per position. The packed bytes are the same either way.
 bool FGemmUsesRowTaps(const FGemmWeightsDesc& desc);
 
 struct FGemmPacked {
@@ -38,9 +38,9 @@ struct FGemmPacked {
   const float* panels = nullptr;
   size_t panel_floats = 0;
   int n = 0;
-  int ks = 1;  // taps and floats per tap as the kernel sees them
+  int ks = 1;  // taps (filter positions) and floats per tap (input channels)
   int kc = 0;
-  bool row_taps = false;  // ks = filter rows, kc = kernel_w * in_c
+  bool row_taps = false;  // interior pixels: ks / kernel_w taps of kernel_w * kc floats
 };
 
 // Floats FGemmPack writes for these weights.

@@ -30,7 +30,7 @@ void Kernel(const FGemmTile& t) {
   }
   const int columns = std::min(t.nc, kNr);
   for (int m = 0; m < MR; ++m) {
-    float* c = t.c + static_cast<size_t>(m) * t.c_row_stride;
+    float* c = t.c[m];
     for (int j = 0; j < columns; ++j) c[j] = std::min(std::max(acc[m][j], t.act_min), t.act_max);
   }
 }

@@ -60,7 +60,7 @@ void Kernel(const FGemmTile& t) {
       // Bound first: min/max return their second operand when one is NaN, so a NaN sum
       // stays NaN as in the reference.
       const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[m][p]));
-      float* c = t.c + static_cast<size_t>(m) * t.c_row_stride + p * kNr;
+      float* c = t.c[m] + p * kNr;
       if (columns >= kNr) {
         _mm256_storeu_ps(c, y);
       } else {

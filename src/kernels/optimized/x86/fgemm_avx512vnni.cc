@@ -10,9 +10,7 @@
 namespace octet::optimized {
 namespace {
 
-constexpr int kMr = 12;
 constexpr int kNr = 16;
-constexpr int kPanels = 2;
 
 template <int MR, int NP>
 void Kernel(const FGemmTile& t) {
@@ -23,19 +21,19 @@ void Kernel(const FGemmTile& t) {
 #pragma GCC unroll 2
   for (int p = 0; p < NP; ++p) {
     const __m512 bias = _mm512_loadu_ps(t.w + p * pstride);
-#pragma GCC unroll 12
+#pragma GCC unroll 16
     for (int m = 0; m < MR; ++m) acc[m][p] = bias;
   }
   const float* w = t.w + kNr;
   for (int s = 0; s < ks; ++s) {
     const float* rows[MR];
-#pragma GCC unroll 12
+#pragma GCC unroll 16
     for (int m = 0; m < MR; ++m) rows[m] = t.a[s * t.a_stride + m];
     for (int k = 0; k < kc; ++k, w += kNr) {
       __m512 wv[NP];
 #pragma GCC unroll 2
       for (int p = 0; p < NP; ++p) wv[p] = _mm512_loadu_ps(w + p * pstride);
-#pragma GCC unroll 12
+#pragma GCC unroll 16
       for (int m = 0; m < MR; ++m) {
         const __m512 x = _mm512_set1_ps(rows[m][k]);
 #pragma GCC unroll 2
@@ -50,56 +48,35 @@ void Kernel(const FGemmTile& t) {
     const int columns = t.nc - p * kNr;
     const __mmask16 mask = columns >= kNr ? static_cast<__mmask16>(0xFFFF)
                                           : static_cast<__mmask16>((1u << columns) - 1);
-#pragma GCC unroll 12
+#pragma GCC unroll 16
     for (int m = 0; m < MR; ++m) {
       // Bound first: min/max return their second operand when one is NaN, so a NaN sum stays
       // NaN as in the reference. (maskz forms: GCC 12's plain ones warn about their source.)
       const __m512 y = _mm512_maskz_min_ps(0xFFFF, hi, _mm512_maskz_max_ps(0xFFFF, lo, acc[m][p]));
-      _mm512_mask_storeu_ps(t.c + static_cast<size_t>(m) * t.c_row_stride + p * kNr, mask, y);
+      _mm512_mask_storeu_ps(t.c[m] + p * kNr, mask, y);
     }
   }
 }
 
-template <int MR>
+template <int MR, int NP>
 void RunPanels(const FGemmTile& t) {
-  if (t.nc > kNr) {
-    Kernel<MR, 2>(t);
-  } else {
-    Kernel<MR, 1>(t);
+  if constexpr (NP > 1) {
+    if (t.nc > kNr) return Kernel<MR, 2>(t);
   }
+  Kernel<MR, 1>(t);
 }
 
+// Dispatches a tile of t.mr rows (1..MR) to the kernel compiled for that row count.
+template <int MR, int NP>
 void Run(const FGemmTile& t) {
-  switch (t.mr) {
-    case 1:
-      return RunPanels<1>(t);
-    case 2:
-      return RunPanels<2>(t);
-    case 3:
-      return RunPanels<3>(t);
-    case 4:
-      return RunPanels<4>(t);
-    case 5:
-      return RunPanels<5>(t);
-    case 6:
-      return RunPanels<6>(t);
-    case 7:
-      return RunPanels<7>(t);
-    case 8:
-      return RunPanels<8>(t);
-    case 9:
-      return RunPanels<9>(t);
-    case 10:
-      return RunPanels<10>(t);
-    case 11:
-      return RunPanels<11>(t);
-    default:
-      return RunPanels<12>(t);
+  if constexpr (MR > 1) {
+    if (t.mr < MR) return Run<MR - 1, NP>(t);
   }
+  RunPanels<MR, NP>(t);
 }
 
 }  // namespace
 
-const FGemmKernel kFGemmAvx512 = {"fgemm_avx512_12x32", kMr, kNr, kPanels, &Run};
+const FGemmKernel kFGemmAvx512 = {"fgemm_avx512_12x32", 12, kNr, 2, &Run<12, 2>};
 
 }  // namespace octet::optimized
