@@ -16,12 +16,18 @@ class GemmTasks {
   GemmTasks(int m_tiles, int n_blocks, ThreadPool* pool)
       : m_tiles_(m_tiles), n_blocks_(n_blocks), pool_(pool) {
     const int threads = pool ? pool->threads() : 1;
-    col_tasks_ = m_tiles >= 2 * threads
-                     ? 1
-                     : std::max(1, std::min(n_blocks, 2 * threads / std::max(1, m_tiles)));
-    row_tasks_ = static_cast<int>(
-        std::max<size_t>(1, SuggestedTaskCount(static_cast<size_t>(m_tiles), threads) /
-                                static_cast<size_t>(col_tasks_)));
+    if (threads <= 1) {
+      row_tasks_ = col_tasks_ = 1;
+    } else if (m_tiles >= kRowTilesPerThread * threads) {
+      // Many row tiles: small row tasks, so that the pool's dynamic assignment evens out
+      // the threads to within one small task.
+      row_tasks_ = std::min(m_tiles, kTasksPerThread * threads);
+    } else {
+      // Few row tiles (small images, FULLY_CONNECTED): one task per tile and column block,
+      // or the threads would wait on an uneven last round of whole row tiles.
+      row_tasks_ = std::max(1, m_tiles);
+      col_tasks_ = std::max(1, n_blocks);
+    }
     tiles_per_task_ = (m_tiles + row_tasks_ - 1) / row_tasks_;
     blocks_per_task_ = (n_blocks + col_tasks_ - 1) / col_tasks_;
   }
@@ -50,6 +56,8 @@ class GemmTasks {
   }
 
  private:
+  static constexpr int kRowTilesPerThread = 8;
+  static constexpr int kTasksPerThread = 4;
   int m_tiles_, n_blocks_;
   ThreadPool* pool_;
   int row_tasks_ = 1, col_tasks_ = 1, tiles_per_task_ = 0, blocks_per_task_ = 0;
