@@ -166,13 +166,24 @@ void CheckConv(const ConvCase& c, const QGemmKernel& kernel, std::mt19937& rng) 
   ASSERT_EQ(raw, want_raw) << kernel.name << " raw int32: " << c.Describe();
 }
 
-class QGemmPathTest : public ::testing::TestWithParam<cpu::Isa> {
+// Every micro-kernel this CPU runs: each path's, and its narrow variant where it has one.
+std::vector<const QGemmKernel*> KernelsToTest() {
+  std::vector<const QGemmKernel*> kernels;
+  for (cpu::Isa isa : octet::testing::PathsWithKernel(QGemmKernelFor)) {
+    kernels.push_back(QGemmKernelFor(isa));
+    const QGemmKernel* narrow = QGemmKernelForColumns(isa, 1);
+    if (narrow != kernels.back()) kernels.push_back(narrow);
+  }
+  return kernels;
+}
+
+class QGemmPathTest : public ::testing::TestWithParam<const QGemmKernel*> {
  protected:
-  const QGemmKernel& kernel() const { return *QGemmKernelFor(GetParam()); }
+  const QGemmKernel& kernel() const { return *GetParam(); }
 };
 
 TEST_P(QGemmPathTest, RandomConvolutionsMatchReference) {
-  std::mt19937 rng(1234 + static_cast<int>(GetParam()));
+  std::mt19937 rng(1234 + static_cast<unsigned>(GetParam()->mr * 64 + GetParam()->nr));
   for (int i = 0; i < 400; ++i) {
     SCOPED_TRACE(i);
     CheckConv(RandomConv(rng), kernel(), rng);
@@ -281,9 +292,10 @@ TEST_P(QGemmPathTest, RequantizationRoundingBoundaries) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, QGemmPathTest,
-                         ::testing::ValuesIn(octet::testing::PathsWithKernel(QGemmKernelFor)),
-                         octet::testing::PathName);
+INSTANTIATE_TEST_SUITE_P(Kernels, QGemmPathTest, ::testing::ValuesIn(KernelsToTest()),
+                         [](const ::testing::TestParamInfo<const QGemmKernel*>& info) {
+                           return std::string(info.param->name);
+                         });
 
 }  // namespace
 }  // namespace octet::optimized

@@ -4,7 +4,9 @@
 // -128 * Σw into the bias. uint8 activations are fed as they are against weights w - 128,
 // with the per-row correction the driver passes in row_offsets.
 //
-// Tile: 4 rows x up to 4 panels of 16 columns; the k loop takes 4 channels at a time.
+// Tiles: 4 rows x up to 4 panels of 16 columns; for 16 columns or fewer, 8 rows x 1 panel,
+// so that one panel still has 8 independent accumulator chains (4 would leave vpdpbusd
+// waiting on its latency). The k loop takes 4 channels at a time.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -16,7 +18,6 @@
 namespace octet::optimized {
 namespace {
 
-constexpr int kMr = 4;
 constexpr int kNr = 16;
 constexpr int kKr = 4;
 
@@ -55,8 +56,9 @@ static inline void StoreFourRows(uint8_t* c, size_t stride, __m512i r0, __m512i 
   _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 3 * stride), _mm512_extracti32x4_epi32(rows, 3));
 }
 
-// MR rows (1..4: a single-row GEMV computes one) by NP panels.
-template <int MR, int NP, bool kSigned, bool kLeftShift>
+// MR rows (1..kTableRows: a single-row GEMV computes one) by NP panels; the tap table has
+// kTableRows rows per tap.
+template <int kTableRows, int MR, int NP, bool kSigned, bool kLeftShift>
 void Kernel(const QGemmTile& t) {
   // Everything the loops read is copied out first: the output stores could alias `t`.
   const int nc = t.nc;
@@ -73,11 +75,11 @@ void Kernel(const QGemmTile& t) {
 #pragma GCC unroll 4
   for (int p = 0; p < NP; ++p) {
     const __m512i b = _mm512_loadu_si512(t.rq.bias + p * kNr);
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int m = 0; m < MR; ++m) acc[m][p] = b;
   }
   if (t.row_offsets != nullptr) {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int m = 0; m < MR; ++m) {
       const __m512i r = _mm512_set1_epi32(t.row_offsets[m]);
 #pragma GCC unroll 4
@@ -87,18 +89,18 @@ void Kernel(const QGemmTile& t) {
 
   for (int s = 0; s < ks; ++s) {
     const uint8_t* rows[MR];
-#pragma GCC unroll 4
-    for (int m = 0; m < MR; ++m) rows[m] = a[s * kMr + m];
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m) rows[m] = a[s * kTableRows + m];
     const uint8_t* wk = w + static_cast<size_t>(s) * tap_bytes;
     int k = 0;
     for (; k < kc4; k += 4, wk += 4 * kNr) {
       __m512i x[MR];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
       for (int m = 0; m < MR; ++m) x[m] = _mm512_xor_si512(Broadcast4(rows[m] + k), flip);
 #pragma GCC unroll 4
       for (int p = 0; p < NP; ++p) {
         const __m512i wv = _mm512_loadu_si512(wk + p * pstride);
-#pragma GCC unroll 4
+#pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) acc[m][p] = _mm512_dpbusd_epi32(acc[m][p], x[m], wv);
       }
     }
@@ -106,14 +108,14 @@ void Kernel(const QGemmTile& t) {
       // The packed weights beyond kc are zero: whatever fills the group's rest adds nothing.
       const int rest = kc - k;
       __m512i x[MR];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
       for (int m = 0; m < MR; ++m) {
         x[m] = _mm512_xor_si512(BroadcastPartial(rows[m] + k, rest), flip);
       }
 #pragma GCC unroll 4
       for (int p = 0; p < NP; ++p) {
         const __m512i wv = _mm512_loadu_si512(wk + p * pstride);
-#pragma GCC unroll 4
+#pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) acc[m][p] = _mm512_dpbusd_epi32(acc[m][p], x[m], wv);
       }
     }
@@ -129,7 +131,7 @@ void Kernel(const QGemmTile& t) {
       if (columns <= 0) break;
       const __mmask16 mask = columns >= kNr ? static_cast<__mmask16>(0xFFFF)
                                             : static_cast<__mmask16>((1u << columns) - 1);
-#pragma GCC unroll 4
+#pragma GCC unroll 8
       for (int m = 0; m < MR; ++m) {
         _mm512_mask_storeu_epi32(t.c32 + static_cast<size_t>(m) * t.c_row_stride + p * kNr, mask,
                                  _mm512_permutexvar_epi32(in_order, acc[m][p]));
@@ -152,21 +154,25 @@ void Kernel(const QGemmTile& t) {
     const avx512::RequantPanel rq =
         avx512::LoadRequantPanel(t.rq, p * kNr, p * kNr, avx512::MergeInterleavedHalves());
     __m512i out[MR];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int m = 0; m < MR; ++m) {
       out[m] = _mm512_add_epi32(avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc[m][p], rq),
                                 zero_point);
     }
     uint8_t* cp = c + p * kNr;
-    if constexpr (MR == 4) {
+    if constexpr (MR % 4 == 0) {
       if (columns >= kNr) {
-        StoreFourRows<kSigned>(cp, stride, out[0], out[1], out[2], out[3], byte_min, byte_max);
+#pragma GCC unroll 2
+        for (int m = 0; m < MR; m += 4) {
+          StoreFourRows<kSigned>(cp + m * stride, stride, out[m], out[m + 1], out[m + 2],
+                                 out[m + 3], byte_min, byte_max);
+        }
         continue;
       }
     }
     const __mmask16 mask = columns >= kNr ? static_cast<__mmask16>(0xFFFF)
                                           : static_cast<__mmask16>((1u << columns) - 1);
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int m = 0; m < MR; ++m) {
       _mm512_mask_cvtepi32_storeu_epi8(
           cp + m * stride, mask, _mm512_min_epi32(_mm512_max_epi32(out[m], act_min), act_max));
@@ -174,45 +180,46 @@ void Kernel(const QGemmTile& t) {
   }
 }
 
-template <int MR, bool kSigned, bool kLeftShift>
+template <int kTableRows, int MR, int kMaxPanels, bool kSigned, bool kLeftShift>
 void RunPanels(const QGemmTile& t) {
-  switch ((t.nc + kNr - 1) / kNr) {
-    case 1:
-      return Kernel<MR, 1, kSigned, kLeftShift>(t);
-    case 2:
-      return Kernel<MR, 2, kSigned, kLeftShift>(t);
-    case 3:
-      return Kernel<MR, 3, kSigned, kLeftShift>(t);
-    default:
-      return Kernel<MR, 4, kSigned, kLeftShift>(t);
+  const int panels = (t.nc + kNr - 1) / kNr;
+  if constexpr (kMaxPanels >= 4) {
+    if (panels >= 4) return Kernel<kTableRows, MR, 4, kSigned, kLeftShift>(t);
   }
+  if constexpr (kMaxPanels >= 3) {
+    if (panels == 3) return Kernel<kTableRows, MR, 3, kSigned, kLeftShift>(t);
+  }
+  if constexpr (kMaxPanels >= 2) {
+    if (panels == 2) return Kernel<kTableRows, MR, 2, kSigned, kLeftShift>(t);
+  }
+  Kernel<kTableRows, MR, 1, kSigned, kLeftShift>(t);
 }
 
-template <bool kSigned, bool kLeftShift>
+// Dispatches a tile of t.mr rows (1..MR) to the kernel compiled for that row count.
+template <int kTableRows, int MR, int kMaxPanels, bool kSigned, bool kLeftShift>
 void RunRows(const QGemmTile& t) {
-  switch (t.mr) {
-    case 1:
-      return RunPanels<1, kSigned, kLeftShift>(t);
-    case 2:
-      return RunPanels<2, kSigned, kLeftShift>(t);
-    case 3:
-      return RunPanels<3, kSigned, kLeftShift>(t);
-    default:
-      return RunPanels<4, kSigned, kLeftShift>(t);
+  if constexpr (MR > 1) {
+    if (t.mr < MR) return RunRows<kTableRows, MR - 1, kMaxPanels, kSigned, kLeftShift>(t);
   }
+  RunPanels<kTableRows, MR, kMaxPanels, kSigned, kLeftShift>(t);
 }
 
+template <int kRows, int kMaxPanels>
 void Run(const QGemmTile& t) {
   if (t.input_signed) {
-    t.rq.any_left_shift ? RunRows<true, true>(t) : RunRows<true, false>(t);
+    t.rq.any_left_shift ? RunRows<kRows, kRows, kMaxPanels, true, true>(t)
+                        : RunRows<kRows, kRows, kMaxPanels, true, false>(t);
   } else {
-    t.rq.any_left_shift ? RunRows<false, true>(t) : RunRows<false, false>(t);
+    t.rq.any_left_shift ? RunRows<kRows, kRows, kMaxPanels, false, true>(t)
+                        : RunRows<kRows, kRows, kMaxPanels, false, false>(t);
   }
 }
 
 }  // namespace
 
-const QGemmKernel kQGemmAvx512Vnni = {"qgemm_avx512vnni_4x64",   kMr,  kNr, kKr, 4,
-                                      QWeightFormat::kInt8Quads, true, &Run};
+const QGemmKernel kQGemmAvx512Vnni = {"qgemm_avx512vnni_4x64",   4,    kNr,       kKr, 4,
+                                      QWeightFormat::kInt8Quads, true, &Run<4, 4>};
+const QGemmKernel kQGemmAvx512VnniNarrow = {"qgemm_avx512vnni_8x16",   8,    kNr,       kKr, 1,
+                                            QWeightFormat::kInt8Quads, true, &Run<8, 1>};
 
 }  // namespace octet::optimized
