@@ -106,12 +106,13 @@ QGemmRequant FinishRequant(const RequantStorage& storage, const int* shift, int 
 }
 
 QGemmLayout ChooseQGemmLayout(const QGemmWeightsDesc& d) {
-  if (d.ks == 1 || d.kc % 4 == 0 || d.kc >= 16) return QGemmLayout::kTaps;
+  if (d.ks == 1 || d.kc > kQGemmMaxRowTapChannels) return QGemmLayout::kTaps;
   const int kernel_h = d.ks / std::max(1, d.kernel_w);
   if (d.kernel_w > 1 && d.dilation_w == 1 && d.ks % d.kernel_w == 0 &&
       static_cast<long>(kernel_h) * (d.kernel_w * d.kc + 16) <= kQGemmMaxGatheredRow) {
     return QGemmLayout::kRowTaps;
   }
+  if (d.kc % 4 == 0) return QGemmLayout::kTaps;  // whole channel groups already
   if (static_cast<long>(d.ks) * d.kc + 16 <= kQGemmMaxGatheredRow) return QGemmLayout::kIm2col;
   return QGemmLayout::kTaps;
 }

@@ -43,6 +43,10 @@ struct QGemmWeightsDesc : QuantizationDesc {
 // each tap's channel group padding.
 constexpr int kQGemmMaxGatheredRow = 2048;
 
+// Most input channels for which a convolution runs one tap per filter row: with few
+// channels a filter position's tap is only a few k groups, and the per-tap overhead shows.
+constexpr int kQGemmMaxRowTapChannels = 32;
+
 // How the rows the kernel reads are formed from the convolution's input.
 enum class QGemmLayout : int {
   kTaps = 0,     // one tap per filter position, in_c bytes each
@@ -86,8 +90,9 @@ QGemmRequant FinishRequant(const RequantStorage& storage, const int* shift, int 
                            const size_t* slot64, int32_t output_zero_point, int32_t act_min,
                            int32_t act_max);
 
-// The layout for these weights: kTaps unless the channels per tap are few and not a multiple
-// of 4 (most k-groups would be partial), then filter rows as taps, or im2col when dilated.
+// The layout for these weights: filter rows as taps when the channels per tap are few (at
+// most kQGemmMaxRowTapChannels) and the filter rows are contiguous; else kTaps, or im2col for
+// few channels that are not a multiple of 4 (most k-groups would be partial).
 QGemmLayout ChooseQGemmLayout(const QGemmWeightsDesc& desc);
 
 // Bytes QGemmPack writes for these weights.
