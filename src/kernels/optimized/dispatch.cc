@@ -27,12 +27,6 @@ const Kernel* Pick(cpu::Isa isa, const Kernel* scalar, const Kernel* avx2,
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
   return Pick(isa, &kQGemmScalar, &kQGemmAvx2, &kQGemmAvx512Vnni);
 }
-const QGemmKernel* QGemmKernelForColumns(cpu::Isa isa, int columns) {
-  if (isa == cpu::Isa::kAvx512Vnni && columns <= kQGemmAvx512VnniNarrow.nr) {
-    return Pick(isa, &kQGemmScalar, &kQGemmAvx2, &kQGemmAvx512VnniNarrow);
-  }
-  return QGemmKernelFor(isa);
-}
 const QDwKernel* QDwKernelFor(cpu::Isa isa) {
   return Pick(isa, &kQDwScalar, &kQDwAvx2, &kQDwAvx512Vnni);
 }
@@ -55,7 +49,6 @@ const FQuantKernel* FQuantKernelFor(cpu::Isa isa) {
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
   return Pick<QGemmKernel>(isa, &kQGemmScalar, nullptr, nullptr);
 }
-const QGemmKernel* QGemmKernelForColumns(cpu::Isa isa, int) { return QGemmKernelFor(isa); }
 const QDwKernel* QDwKernelFor(cpu::Isa isa) {
   return Pick<QDwKernel>(isa, &kQDwScalar, nullptr, nullptr);
 }

@@ -23,8 +23,4 @@ const FGemmKernel* FGemmKernelFor(cpu::Isa isa);
 const FDwKernel* FDwKernelFor(cpu::Isa isa);
 const FQuantKernel* FQuantKernelFor(cpu::Isa isa);
 
-// The quantized GEMM micro-kernel for an op of `columns` output channels: a path may have a
-// taller, narrower tile for few columns (same packed layout family, packed for that kernel).
-const QGemmKernel* QGemmKernelForColumns(cpu::Isa isa, int columns);
-
 }  // namespace octet::optimized

@@ -200,8 +200,7 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
         }
       }
     } else {
-      const optimized::QGemmKernel* kernel = optimized::QGemmKernelForColumns(
-          isa, g.op == WeightedOp::kFullyConnected ? g.units : g.out_c);
+      const optimized::QGemmKernel* kernel = optimized::QGemmKernelFor(isa);
       if (kernel != nullptr) {
         const bool cached = q->packed_weights == t.weights->data.raw && q->packed_kernel == kernel;
         q->optimized = cached || PackGemm(context, *kernel, g, t, q);

@@ -166,13 +166,11 @@ void CheckConv(const ConvCase& c, const QGemmKernel& kernel, std::mt19937& rng) 
   ASSERT_EQ(raw, want_raw) << kernel.name << " raw int32: " << c.Describe();
 }
 
-// Every micro-kernel this CPU runs: each path's, and its narrow variant where it has one.
+// Every micro-kernel this CPU runs.
 std::vector<const QGemmKernel*> KernelsToTest() {
   std::vector<const QGemmKernel*> kernels;
   for (cpu::Isa isa : octet::testing::PathsWithKernel(QGemmKernelFor)) {
     kernels.push_back(QGemmKernelFor(isa));
-    const QGemmKernel* narrow = QGemmKernelForColumns(isa, 1);
-    if (narrow != kernels.back()) kernels.push_back(narrow);
   }
   return kernels;
 }

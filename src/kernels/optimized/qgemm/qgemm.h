@@ -102,6 +102,5 @@ struct QGemmKernel {
 extern const QGemmKernel kQGemmScalar;
 extern const QGemmKernel kQGemmAvx2;
 extern const QGemmKernel kQGemmAvx512Vnni;
-extern const QGemmKernel kQGemmAvx512VnniNarrow;  // <= 16 columns
 
 }  // namespace octet::optimized
