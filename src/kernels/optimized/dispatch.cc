@@ -45,6 +45,9 @@ const FDwKernel* FDwKernelFor(cpu::Isa isa) {
 const FQuantKernel* FQuantKernelFor(cpu::Isa isa) {
   return Pick(isa, &kFQuantScalar, &kFQuantAvx2, &kFQuantAvx512Vnni);
 }
+const FBinaryKernel* FBinaryKernelFor(cpu::Isa isa) {
+  return Pick(isa, &kFBinaryScalar, &kFBinaryAvx2, &kFBinaryAvx512);
+}
 #else
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
   return Pick<QGemmKernel>(isa, &kQGemmScalar, nullptr, nullptr);
@@ -66,6 +69,9 @@ const FDwKernel* FDwKernelFor(cpu::Isa isa) {
 }
 const FQuantKernel* FQuantKernelFor(cpu::Isa isa) {
   return Pick<FQuantKernel>(isa, &kFQuantScalar, nullptr, nullptr);
+}
+const FBinaryKernel* FBinaryKernelFor(cpu::Isa isa) {
+  return Pick<FBinaryKernel>(isa, &kFBinaryScalar, nullptr, nullptr);
 }
 #endif
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/fbinary/fbinary.h"
 #include "kernels/optimized/fdw/fdw.h"
 #include "kernels/optimized/fgemm/fgemm.h"
 #include "kernels/optimized/fquant/fquant.h"
@@ -22,5 +23,6 @@ const QConvertKernel* QConvertKernelFor(cpu::Isa isa);
 const FGemmKernel* FGemmKernelFor(cpu::Isa isa);
 const FDwKernel* FDwKernelFor(cpu::Isa isa);
 const FQuantKernel* FQuantKernelFor(cpu::Isa isa);
+const FBinaryKernel* FBinaryKernelFor(cpu::Isa isa);
 
 }  // namespace octet::optimized

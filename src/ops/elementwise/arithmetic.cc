@@ -39,8 +39,9 @@ struct ArithData {
   reference::integer::AddSubParams add_sub;
   reference::integer::MulParams mul;
   ArithFn eval = nullptr;
-  // The optimized 8-bit kernel, when prepare chose one.
+  // The optimized 8-bit or float kernel, when prepare chose one.
   const optimized::QBinaryKernel *qbinary = nullptr;
+  const optimized::FBinaryKernel *fbinary = nullptr;
   optimized::QBinaryParams qparams{};
 
   template <typename T>
@@ -127,6 +128,61 @@ TfLiteStatus EvalQuantizedOptimized(TfLiteContext *context, const ArithData &dat
     data.qbinary->run(data.qparams, call);
   });
   return kTfLiteOk;
+}
+
+constexpr optimized::FBinaryOp FBinaryOpOf(ArithOp op) {
+  switch (op) {
+    case ArithOp::kAdd:
+      return optimized::FBinaryOp::kAdd;
+    case ArithOp::kSub:
+      return optimized::FBinaryOp::kSub;
+    case ArithOp::kMul:
+      return optimized::FBinaryOp::kMul;
+    case ArithOp::kDiv:
+      return optimized::FBinaryOp::kDiv;
+  }
+  return optimized::FBinaryOp::kAdd;
+}
+
+// Float32 with equal shapes or a single-value operand, on the optimized float kernel (the
+// reference's expression, so the same bits).
+template <ArithOp kOp>
+TfLiteStatus EvalFloatOptimized(TfLiteContext *context, const ArithData &data,
+                                const TfLiteTensor *input1, const TfLiteTensor *input2,
+                                TfLiteTensor *output) {
+  const float *a = input1->data.f;
+  const float *b = input2->data.f;
+  float *out = output->data.f;
+  const size_t n = static_cast<size_t>(data.out_shape.FlatSize());
+  const bool a_scalar = data.shape1.FlatSize() == 1 && n != 1;
+  const bool b_scalar = data.shape2.FlatSize() == 1 && n != 1;
+  ParallelForChunks(GetThreadPool(context), n, kElementwiseChunk, [&](size_t begin, size_t end) {
+    optimized::FBinaryCall call;
+    call.op = FBinaryOpOf(kOp);
+    call.a = a_scalar ? a : a + begin;
+    call.b = b_scalar ? b : b + begin;
+    call.out = out + begin;
+    call.n = end - begin;
+    call.a_scalar = a_scalar;
+    call.b_scalar = b_scalar;
+    call.act_min = data.bounds_f32.min;
+    call.act_max = data.bounds_f32.max;
+    data.fbinary->run(call);
+  });
+  return kTfLiteOk;
+}
+
+template <ArithOp kOp>
+void ChooseFloatKernel(bool reference_only, ArithData *data) {
+  data->fbinary = nullptr;
+  if (reference_only) return;
+  const int64_t n1 = data->shape1.FlatSize(), n2 = data->shape2.FlatSize();
+  const int64_t n = data->out_shape.FlatSize();
+  if (!((n1 == n && n2 == n) || (n1 == 1 && n2 == n) || (n2 == 1 && n1 == n))) return;
+  const optimized::FBinaryKernel *kernel = optimized::FBinaryKernelFor(cpu::ActiveIsa());
+  if (kernel == nullptr) return;
+  data->fbinary = kernel;
+  data->eval = EvalFloatOptimized<kOp>;
 }
 
 // Chooses the optimized 8-bit kernel of the active path when the shapes allow it (equal, or
@@ -300,6 +356,10 @@ TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
       BroadcastOutputShape(context, op, data->shape1, data->shape2, &data->out_shape));
   ChooseQuantizedKernel<kOp>(type, reference_only, data);
   if (data->qbinary) SetNodeKernelName(context, node, data->qbinary->name);
+  if (type == kTfLiteFloat32) {
+    ChooseFloatKernel<kOp>(reference_only, data);
+    if (data->fbinary) SetNodeKernelName(context, node, data->fbinary->name);
+  }
   return ResizeOutput(context, output, data->out_shape);
 }
 

@@ -1,0 +1,36 @@
+// The portable float ADD/SUB/MUL/DIV: the reference's expression element by element, also
+// used by the SIMD kernels for the elements that do not fill a vector.
+#include "kernels/optimized/fbinary/fbinary_scalar.h"
+
+namespace octet::optimized {
+namespace {
+
+template <FBinaryOp kOp>
+void Loop(const FBinaryCall& c) {
+  for (size_t i = 0; i < c.n; ++i) {
+    const float x = c.a[c.a_scalar ? 0 : i];
+    const float y = c.b[c.b_scalar ? 0 : i];
+    c.out[i] = FBinaryOne<kOp>(x, y, c.act_min, c.act_max);
+  }
+}
+
+void Run(const FBinaryCall& c) {
+  switch (c.op) {
+    case FBinaryOp::kAdd:
+      return Loop<FBinaryOp::kAdd>(c);
+    case FBinaryOp::kSub:
+      return Loop<FBinaryOp::kSub>(c);
+    case FBinaryOp::kMul:
+      return Loop<FBinaryOp::kMul>(c);
+    case FBinaryOp::kDiv:
+      return Loop<FBinaryOp::kDiv>(c);
+  }
+}
+
+}  // namespace
+
+void FBinaryScalarTail(const FBinaryCall& call) { Run(call); }
+
+const FBinaryKernel kFBinaryScalar = {"fbinary_scalar", &Run};
+
+}  // namespace octet::optimized
