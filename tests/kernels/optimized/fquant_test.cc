@@ -288,7 +288,7 @@ void LegacySymmetric(const float* x, int64_t n, int8_t* q, float* scale) {
   }
   const float range = std::max(std::fabs(lo), std::fabs(hi));
   if (range == 0.f) {
-    std::memset(q, 0, static_cast<size_t>(n));
+    if (n > 0) std::memset(q, 0, static_cast<size_t>(n));  // (no null pointer for n = 0)
     *scale = 1.f;
     return;
   }
@@ -310,7 +310,7 @@ void LegacyAsymmetric(const float* x, int64_t n, int8_t* q, float* scale, int32_
   const double rmin = static_cast<double>(std::min(0.f, lo));
   const double rmax = static_cast<double>(std::max(0.f, hi));
   if (rmin == rmax) {
-    std::memset(q, 0, static_cast<size_t>(n));
+    if (n > 0) std::memset(q, 0, static_cast<size_t>(n));  // (no null pointer for n = 0)
     *scale = 1.f;
     *offset = 0;
     return;
