@@ -33,9 +33,6 @@ struct PixelSplit {
     *hi = last < 0 ? *lo : static_cast<int>(std::min<long>(out, last / stride + 1));
     *hi = std::max(*hi, *lo);
   }
-  bool Interior(int oy, int ox) const {
-    return oy >= oy_lo && oy < oy_hi && ox >= ox_lo && ox < ox_hi;
-  }
   int interior() const { return s.batches * interior_per_image; }
   int border() const { return s.batches * border_per_image; }
 
@@ -105,7 +102,7 @@ Pixel BorderPixel(const PixelSplit& split, int i) {
 void NextBorder(const PixelSplit& split, Pixel* p) {
   const FConvShape& s = split.s;
   ++p->ox;
-  for (;;) {  // ends within one image: the caller's image has border pixels, so each has
+  for (;;) {  // ends within one image's rows: every image has the same border pixels
     const bool interior_row = p->oy >= split.oy_lo && p->oy < split.oy_hi;
     if (interior_row && p->ox == split.ox_lo) p->ox = split.ox_hi;  // jump the interior run
     if (p->ox < s.out_w) return;

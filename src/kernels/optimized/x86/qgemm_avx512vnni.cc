@@ -18,8 +18,10 @@
 namespace octet::optimized {
 namespace {
 
+constexpr int kMr = 8;
 constexpr int kNr = 16;
 constexpr int kKr = 4;
+constexpr int kPanels = 2;
 
 static inline __m512i Broadcast4(const uint8_t* p) {
   uint32_t v;
@@ -56,9 +58,8 @@ static inline void StoreFourRows(uint8_t* c, size_t stride, __m512i r0, __m512i 
   _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 3 * stride), _mm512_extracti32x4_epi32(rows, 3));
 }
 
-// MR rows (1..kTableRows: a single-row GEMV computes one) by NP panels; the tap table has
-// kTableRows rows per tap.
-template <int kTableRows, int MR, int NP, bool kSigned, bool kLeftShift>
+// MR rows (1..kMr: a single-row GEMV computes one) by NP panels.
+template <int MR, int NP, bool kSigned, bool kLeftShift>
 void Kernel(const QGemmTile& t) {
   // Everything the loops read is copied out first: the output stores could alias `t`.
   const int nc = t.nc;
@@ -90,7 +91,7 @@ void Kernel(const QGemmTile& t) {
   for (int s = 0; s < ks; ++s) {
     const uint8_t* rows[MR];
 #pragma GCC unroll 8
-    for (int m = 0; m < MR; ++m) rows[m] = a[s * kTableRows + m];
+    for (int m = 0; m < MR; ++m) rows[m] = a[s * kMr + m];
     const uint8_t* wk = w + static_cast<size_t>(s) * tap_bytes;
     int k = 0;
     for (; k < kc4; k += 4, wk += 4 * kNr) {
@@ -180,44 +181,27 @@ void Kernel(const QGemmTile& t) {
   }
 }
 
-template <int kTableRows, int MR, int kMaxPanels, bool kSigned, bool kLeftShift>
-void RunPanels(const QGemmTile& t) {
-  const int panels = (t.nc + kNr - 1) / kNr;
-  if constexpr (kMaxPanels >= 4) {
-    if (panels >= 4) return Kernel<kTableRows, MR, 4, kSigned, kLeftShift>(t);
-  }
-  if constexpr (kMaxPanels >= 3) {
-    if (panels == 3) return Kernel<kTableRows, MR, 3, kSigned, kLeftShift>(t);
-  }
-  if constexpr (kMaxPanels >= 2) {
-    if (panels == 2) return Kernel<kTableRows, MR, 2, kSigned, kLeftShift>(t);
-  }
-  Kernel<kTableRows, MR, 1, kSigned, kLeftShift>(t);
-}
-
-// Dispatches a tile of t.mr rows (1..MR) to the kernel compiled for that row count.
-template <int kTableRows, int MR, int kMaxPanels, bool kSigned, bool kLeftShift>
+// Dispatches a tile of t.mr rows (1..MR) and one or two panels to the kernel compiled for it.
+template <int MR, bool kSigned, bool kLeftShift>
 void RunRows(const QGemmTile& t) {
   if constexpr (MR > 1) {
-    if (t.mr < MR) return RunRows<kTableRows, MR - 1, kMaxPanels, kSigned, kLeftShift>(t);
+    if (t.mr < MR) return RunRows<MR - 1, kSigned, kLeftShift>(t);
   }
-  RunPanels<kTableRows, MR, kMaxPanels, kSigned, kLeftShift>(t);
+  if (t.nc > kNr) return Kernel<MR, kPanels, kSigned, kLeftShift>(t);
+  Kernel<MR, 1, kSigned, kLeftShift>(t);
 }
 
-template <int kRows, int kMaxPanels>
 void Run(const QGemmTile& t) {
   if (t.input_signed) {
-    t.rq.any_left_shift ? RunRows<kRows, kRows, kMaxPanels, true, true>(t)
-                        : RunRows<kRows, kRows, kMaxPanels, true, false>(t);
+    t.rq.any_left_shift ? RunRows<kMr, true, true>(t) : RunRows<kMr, true, false>(t);
   } else {
-    t.rq.any_left_shift ? RunRows<kRows, kRows, kMaxPanels, false, true>(t)
-                        : RunRows<kRows, kRows, kMaxPanels, false, false>(t);
+    t.rq.any_left_shift ? RunRows<kMr, false, true>(t) : RunRows<kMr, false, false>(t);
   }
 }
 
 }  // namespace
 
-const QGemmKernel kQGemmAvx512Vnni = {"qgemm_avx512vnni_8x32",   8,    kNr,       kKr, 2,
-                                      QWeightFormat::kInt8Quads, true, &Run<8, 2>};
+const QGemmKernel kQGemmAvx512Vnni = {"qgemm_avx512vnni_8x32",   kMr,  kNr, kKr, kPanels,
+                                      QWeightFormat::kInt8Quads, true, &Run};
 
 }  // namespace octet::optimized
