@@ -67,17 +67,16 @@ TfLiteStatus PrepareFloatMatMul(TfLiteContext* context, TfLiteNode* node, const 
   if (mm->pack_at_invoke) {
     TF_LITE_ENSURE_OK(
         context, scratch->Prepare(context, node, {{kTfLiteFloat32, static_cast<int64_t>(total)}}));
-  } else if (mm->packed_from != rhs->data.raw || mm->packed_kernel != kernel) {
-    auto* buffer =
-        static_cast<float*>(context->AllocatePersistentBuffer(context, total * sizeof(float)));
-    if (buffer == nullptr) {
-      SetNodeKernelName(context, node, "reference");
-      return kTfLiteOk;
-    }
-    PackAll(*mm, rhs->data.f, buffer);
-    mm->packed = buffer;
-    mm->packed_from = rhs->data.raw;
-    mm->packed_kernel = kernel;
+  } else if (!mm->packing.Ensure(rhs->data.raw, kernel, [&] {
+               auto* buffer = static_cast<float*>(
+                   context->AllocatePersistentBuffer(context, total * sizeof(float)));
+               if (buffer == nullptr) return false;
+               PackAll(*mm, rhs->data.f, buffer);
+               mm->packed = buffer;
+               return true;
+             })) {
+    SetNodeKernelName(context, node, "reference");
+    return kTfLiteOk;
   }
   mm->optimized = true;
   SetNodeKernelName(context, node, kernel->name);

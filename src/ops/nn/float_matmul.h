@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/optimized/fgemm/fgemm_driver.h"
+#include "ops/nn/packing_cache.h"
 #include "ops/scratch.h"
 #include "tensorflow/lite/c/common.h"
 
@@ -25,8 +26,7 @@ struct FloatMatMul {
   const float* packed = nullptr;  // rhs_matrices packed sets when packed in prepare
   bool pack_at_invoke = false;    // else `packed` holds them
   // Packing cache for re-prepares: the rhs data and the kernel `packed` was made for.
-  const void* packed_from = nullptr;
-  const optimized::FGemmKernel* packed_kernel = nullptr;
+  PackingCache packing;
 };
 
 // Decides and (constant rhs) packs; sizes `scratch` (one temporary) when packing per invoke.

@@ -97,23 +97,18 @@ TfLiteStatus PrepareFloatWeighted(TfLiteContext* context, TfLiteNode* node,
   const cpu::Isa isa = reference_only ? cpu::Isa::kReference : cpu::ActiveIsa();
   const char* name = "reference";
   if (isa != cpu::Isa::kReference && Qualifies(g, t)) {
-    const void* kernel = nullptr;
     if (f->depthwise) {
       const optimized::FDwKernel* dw = optimized::FDwKernelFor(isa);
-      kernel = dw;
-      const bool cached = f->packed_weights == t.weights->data.raw && f->packed_kernel == kernel;
-      f->optimized = dw != nullptr && (cached || PackDepthwise(context, *dw, g, t, f));
+      f->optimized = dw != nullptr && f->packing.Ensure(t.weights->data.raw, dw, [&] {
+        return PackDepthwise(context, *dw, g, t, f);
+      });
       if (f->optimized) name = dw->name;
     } else {
       const optimized::FGemmKernel* gemm = optimized::FGemmKernelFor(isa);
-      kernel = gemm;
-      const bool cached = f->packed_weights == t.weights->data.raw && f->packed_kernel == kernel;
-      f->optimized = gemm != nullptr && (cached || PackGemm(context, *gemm, g, t, f));
+      f->optimized = gemm != nullptr && f->packing.Ensure(t.weights->data.raw, gemm, [&] {
+        return PackGemm(context, *gemm, g, t, f);
+      });
       if (f->optimized) name = gemm->name;
-    }
-    if (f->optimized) {
-      f->packed_weights = t.weights->data.raw;
-      f->packed_kernel = kernel;
     }
   }
   SetNodeKernelName(context, node, name);

@@ -10,6 +10,7 @@
 #include "kernels/optimized/fdw/fdw_driver.h"
 #include "kernels/optimized/fgemm/fgemm_driver.h"
 #include "ops/nn/nn_quant.h"
+#include "ops/nn/packing_cache.h"
 #include "ops/nn/quantized_weighted.h"
 #include "tensorflow/lite/c/common.h"
 
@@ -24,9 +25,7 @@ struct FloatWeighted {
   optimized::FDwPacked dw;
   const float* zero_row = nullptr;  // in_c zeros: the padding taps
   optimized::FloatClamp clamp{0.f, 0.f};
-  // Packing cache: a re-prepare (after a resize) keeps the packed weights.
-  const void* packed_weights = nullptr;
-  const void* packed_kernel = nullptr;
+  PackingCache packing;
 };
 
 // Chooses the kernel and packs; records the node's kernel name. Fails only when out of memory.

@@ -101,13 +101,10 @@ TfLiteStatus PrepareHybridBatchMatMul(TfLiteContext* context, TfLiteNode* node,
   mm->rhs_matrices = 1;
   for (int d : mm->lhs_batch) mm->lhs_matrices *= d;
   for (int d : mm->rhs_batch) mm->rhs_matrices *= d;
-  if (mm->packed_from != rhs->data.raw || mm->packed_kernel != kernel) {
-    if (!PackAll(context, *kernel, rhs->data.int8, mm)) {
-      SetNodeKernelName(context, node, "reference");
-      return kTfLiteOk;
-    }
-    mm->packed_from = rhs->data.raw;
-    mm->packed_kernel = kernel;
+  if (!mm->packing.Ensure(rhs->data.raw, kernel,
+                          [&] { return PackAll(context, *kernel, rhs->data.int8, mm); })) {
+    SetNodeKernelName(context, node, "reference");
+    return kTfLiteOk;
   }
   mm->optimized = true;
   mm->quantizer = optimized::FQuantKernelFor(isa);

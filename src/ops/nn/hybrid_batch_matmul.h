@@ -13,6 +13,7 @@
 #include "kernels/optimized/fquant/fquant.h"
 #include "kernels/optimized/qgemm/qgemm_driver.h"
 #include "kernels/reference/batch_matmul_hybrid.h"
+#include "ops/nn/packing_cache.h"
 #include "ops/scratch.h"
 #include "tensorflow/lite/c/common.h"
 
@@ -29,8 +30,7 @@ struct HybridBatchMatMulKernel {
   const optimized::FQuantKernel* quantizer = nullptr;  // lhs rows, bit-exact as the reference
   const int32_t* column_sums = nullptr;                // [rhs_matrices][n], int32 as TFLite's
   // Packing cache for re-prepares: the rhs data and the kernel `packed` was made for.
-  const void* packed_from = nullptr;
-  const void* packed_kernel = nullptr;
+  PackingCache packing;
 };
 
 // Temporaries the optimized path uses; BATCH_MATMUL reserves this many in init.

@@ -109,12 +109,10 @@ TfLiteStatus PrepareHybridDepthwise(TfLiteContext* context, TfLiteNode* node,
   const optimized::QDwKernel* kernel =
       isa == cpu::Isa::kReference ? nullptr : optimized::QDwKernelFor(isa);
   if (kernel != nullptr && Qualifies(g, t)) {
-    const bool cached = h->packed_weights == t.weights->data.raw && h->packed_kernel == kernel;
-    h->optimized = cached || Pack(context, *kernel, g, t, h);
+    h->optimized = h->packing.Ensure(t.weights->data.raw, kernel,
+                                     [&] { return Pack(context, *kernel, g, t, h); });
   }
   if (h->optimized) {
-    h->packed_weights = t.weights->data.raw;
-    h->packed_kernel = kernel;
     h->quantizer = optimized::FQuantKernelFor(isa);
     if (h->quantizer == nullptr) h->quantizer = &optimized::kFQuantScalar;
     const int64_t image = static_cast<int64_t>(g.in_h) * g.in_w * g.in_c;

@@ -15,6 +15,7 @@
 #include "kernels/optimized/fquant/fquant.h"
 #include "kernels/optimized/qdw/qdw_driver.h"
 #include "ops/nn/nn_quant.h"
+#include "ops/nn/packing_cache.h"
 #include "ops/nn/quantized_weighted.h"
 #include "ops/scratch.h"
 #include "tensorflow/lite/c/common.h"
@@ -30,9 +31,7 @@ struct HybridDepthwise {
   size_t bias_slots = 0;
   const float* channel_scales = nullptr;  // one per output channel
   float act_min = 0.f, act_max = 0.f;
-  // Packing cache: a re-prepare (after a resize) keeps the packed weights.
-  const void* packed_weights = nullptr;
-  const void* packed_kernel = nullptr;
+  PackingCache packing;
 };
 
 // Temporaries the optimized path uses; DEPTHWISE_CONV_2D reserves this many in init.

@@ -197,12 +197,10 @@ TfLiteStatus PrepareHybridWeighted(TfLiteContext* context, TfLiteNode* node,
   const optimized::QGemmKernel* kernel =
       isa == cpu::Isa::kReference ? nullptr : optimized::QGemmKernelFor(isa);
   if (kernel != nullptr && Qualifies(g, t)) {
-    const bool cached = h->packed_weights == t.weights->data.raw && h->packed_kernel == kernel;
-    h->optimized = cached || Pack(context, *kernel, g, t, h);
+    h->optimized = h->packing.Ensure(t.weights->data.raw, kernel,
+                                     [&] { return Pack(context, *kernel, g, t, h); });
   }
   if (h->optimized) {
-    h->packed_weights = t.weights->data.raw;
-    h->packed_kernel = kernel;
     h->quantizer = optimized::FQuantKernelFor(isa);
     if (h->quantizer == nullptr) h->quantizer = &optimized::kFQuantScalar;
     if (g.op == WeightedOp::kConv) {

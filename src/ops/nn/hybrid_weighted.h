@@ -14,6 +14,7 @@
 #include "kernels/optimized/fquant/fquant.h"
 #include "kernels/optimized/qgemm/qgemm_driver.h"
 #include "ops/nn/nn_quant.h"
+#include "ops/nn/packing_cache.h"
 #include "ops/nn/quantized_weighted.h"
 #include "ops/scratch.h"
 #include "tensorflow/lite/c/common.h"
@@ -33,9 +34,7 @@ struct HybridWeighted {
   const float* channel_scales = nullptr;
   bool asymmetric = false;  // per-batch (conv) or per-row (FC) zero points
   float act_min = 0.f, act_max = 0.f;
-  // Packing cache: a re-prepare (after a resize) keeps the packed weights.
-  const void* packed_weights = nullptr;
-  const void* packed_kernel = nullptr;
+  PackingCache packing;
 };
 
 // Temporaries the optimized hybrid path uses; the ops reserve this many in init.

@@ -184,12 +184,10 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
     if (g.op == WeightedOp::kDepthwise && !DepthwiseAsConv(g)) {
       const optimized::QDwKernel* kernel = optimized::QDwKernelFor(isa);
       if (kernel != nullptr) {
-        const bool cached = q->packed_weights == t.weights->data.raw && q->packed_kernel == kernel;
-        q->optimized = cached || PackDepthwise(context, *kernel, g, t, q);
+        q->optimized = q->packing.Ensure(t.weights->data.raw, kernel,
+                                         [&] { return PackDepthwise(context, *kernel, g, t, q); });
         if (q->optimized) {
           q->kernel_name = kernel->name;
-          q->packed_weights = t.weights->data.raw;
-          q->packed_kernel = kernel;
           const size_t bytes = optimized::QDepthwiseScratchBytes(DepthwiseShapeOf(g));
           if (bytes > 0) {
             TF_LITE_ENSURE_OK(
@@ -202,12 +200,10 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
     } else {
       const optimized::QGemmKernel* kernel = optimized::QGemmKernelFor(isa);
       if (kernel != nullptr) {
-        const bool cached = q->packed_weights == t.weights->data.raw && q->packed_kernel == kernel;
-        q->optimized = cached || PackGemm(context, *kernel, g, t, q);
+        q->optimized = q->packing.Ensure(t.weights->data.raw, kernel,
+                                         [&] { return PackGemm(context, *kernel, g, t, q); });
         if (q->optimized) {
           q->kernel_name = kernel->name;
-          q->packed_weights = t.weights->data.raw;
-          q->packed_kernel = kernel;
           q->depthwise_as_conv = g.op == WeightedOp::kDepthwise;
         }
       }

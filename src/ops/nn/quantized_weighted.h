@@ -17,6 +17,7 @@
 #include "kernels/reference/depthwise_conv.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
+#include "ops/nn/packing_cache.h"
 #include "ops/scratch.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
@@ -74,9 +75,7 @@ struct QuantizedWeighted {
   optimized::QGemmPacked gemm;
   optimized::QDwPacked depthwise;
   const uint8_t* zero_row = nullptr;  // in_c bytes of the input zero point
-  // Packing cache: a re-prepare (after a resize) keeps the packed weights.
-  const void* packed_weights = nullptr;
-  const void* packed_kernel = nullptr;
+  PackingCache packing;
   // The op's node temporaries; DEPTHWISE_CONV_2D's optimized kernel uses one (a depth
   // multiplier's repeated input), so it passes its NodeScratch here.
   const NodeScratch* scratch = nullptr;

@@ -17,6 +17,7 @@
 #include "octet/kernel_info.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_util.h"
+#include "ops/nn/packing_cache.h"
 #include "ops/scratch.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
@@ -43,8 +44,8 @@ struct OpData {
   bool optimized = false;
   optimized::FGemmPacked gemm;
   optimized::Window2D geometry;
-  const void* packed_from = nullptr;  // packing cache for re-prepares
-  NodeScratch scratch;                // the GEMM's columns
+  PackingCache packing;
+  NodeScratch scratch;  // the GEMM's columns
 };
 void* Init(TfLiteContext* context, const char*, size_t) {
   auto data = std::make_unique<OpData>();
@@ -72,7 +73,7 @@ TfLiteStatus ChooseKernel(TfLiteContext* context, TfLiteNode* node, OpData* data
   optimized::FGemmWeightsDesc d;
   d.n = static_cast<int>(taps) * out_c;
   d.kc = in_c;
-  if (data->packed_from != weights->data.raw || data->gemm.kernel != kernel) {
+  const bool packed = data->packing.Ensure(weights->data.raw, kernel, [&] {
     std::vector<float> columns(static_cast<size_t>(d.n) * in_c);
     for (size_t t = 0; t < taps; ++t) {
       for (int oc = 0; oc < out_c; ++oc) {
@@ -83,12 +84,13 @@ TfLiteStatus ChooseKernel(TfLiteContext* context, TfLiteNode* node, OpData* data
     d.weights = columns.data();
     auto* buffer = static_cast<float*>(context->AllocatePersistentBuffer(
         context, optimized::FGemmPackedFloats(*kernel, d) * sizeof(float)));
-    if (buffer == nullptr) {
-      SetNodeKernelName(context, node, "reference");
-      return kTfLiteOk;
-    }
+    if (buffer == nullptr) return false;
     data->gemm = optimized::FGemmPack(*kernel, d, buffer);
-    data->packed_from = weights->data.raw;
+    return true;
+  });
+  if (!packed) {
+    SetNodeKernelName(context, node, "reference");
+    return kTfLiteOk;
   }
   optimized::Window2D& g = data->geometry;
   g.batches = input->dims->data[0];
