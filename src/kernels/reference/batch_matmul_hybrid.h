@@ -11,8 +11,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <vector>
 
+#include "kernels/reference/batch_matmul.h"
 #include "kernels/reference/fully_connected_hybrid.h"
 #include "kernels/shape.h"
 
@@ -25,14 +25,6 @@ struct HybridBatchMatMulParams {
   float weights_scale = 1.f;              // used when channel_scales is null
   const float* channel_scales = nullptr;  // [N] or null
 };
-
-// TFLite's zero-point correction: the int32 dot product minus column_sum * zero_point, done
-// in float and truncated to int32 (clamped first so that no conversion is undefined).
-inline int32_t HybridMatMulTotal(int32_t dot, int32_t column_sum, int32_t zero_point) {
-  const float v =
-      static_cast<float>(dot) - static_cast<float>(column_sum) * static_cast<float>(zero_point);
-  return static_cast<int32_t>(std::min(std::max(v, -2147483648.f), 2147483520.f));
-}
 
 // The output element from the row's scale (weights scale already folded in when per-tensor).
 inline float HybridMatMulOutput(float row_scale, const float* channel_scales, int j,
@@ -50,37 +42,20 @@ inline void HybridBatchMatMul(const HybridBatchMatMulParams& p, const Shape& lhs
                               const float* lhs, const Shape& rhs_shape, const int8_t* rhs,
                               const Shape& output_shape, float* output, float* row,
                               int8_t* quantized) {
-  const int out_rank = output_shape.rank();
-  const Shape lhs_ext = lhs_shape.Extended(out_rank);
-  const Shape rhs_ext = rhs_shape.Extended(out_rank);
-  const int m = output_shape.dim(out_rank - 2);
-  const int n = output_shape.dim(out_rank - 1);
-  const int depth = p.adj_x ? lhs_ext.dim(out_rank - 2) : lhs_ext.dim(out_rank - 1);
-  const int lhs_cols = lhs_ext.dim(out_rank - 1);
-  const int rhs_cols = rhs_ext.dim(out_rank - 1);
-  const int64_t lhs_matrix = static_cast<int64_t>(lhs_ext.dim(out_rank - 2)) * lhs_cols;
-  const int64_t rhs_matrix = static_cast<int64_t>(rhs_ext.dim(out_rank - 2)) * rhs_cols;
-  const int64_t out_matrix = static_cast<int64_t>(m) * n;
-  const int batch_rank = out_rank - 2;
-  const int64_t out_batches = output_shape.SizeBetween(0, batch_rank);
-  std::vector<int> index(batch_rank, 0);
-  for (int64_t ob = 0; ob < out_batches; ++ob) {
-    int64_t lhs_batch = 0, rhs_batch = 0;
-    for (int d = 0; d < batch_rank; ++d) {
-      lhs_batch = lhs_batch * lhs_ext.dim(d) + (lhs_ext.dim(d) == 1 ? 0 : index[d]);
-      rhs_batch = rhs_batch * rhs_ext.dim(d) + (rhs_ext.dim(d) == 1 ? 0 : index[d]);
-    }
-    const float* a = lhs + lhs_batch * lhs_matrix;
-    const int8_t* b = rhs + rhs_batch * rhs_matrix;
-    float* out = output + ob * out_matrix;
+  const MatMulDims g(lhs_shape, p.adj_x, rhs_shape, output_shape);
+  const int depth = g.depth;
+  g.ForEachBatch(output_shape, [&](int64_t lhs_batch, int64_t rhs_batch, int64_t ob) {
+    const float* a = lhs + lhs_batch * g.lhs_matrix;
+    const int8_t* b = rhs + rhs_batch * g.rhs_matrix;
+    float* out = output + ob * g.out_matrix;
     auto weight = [&](int k, int j) -> int32_t {
-      return p.adj_y ? b[static_cast<int64_t>(j) * rhs_cols + k]
-                     : b[static_cast<int64_t>(k) * rhs_cols + j];
+      return p.adj_y ? b[static_cast<int64_t>(j) * g.rhs_cols + k]
+                     : b[static_cast<int64_t>(k) * g.rhs_cols + j];
     };
-    for (int i = 0; i < m; ++i) {
+    for (int i = 0; i < g.m; ++i) {
       for (int k = 0; k < depth; ++k) {
-        row[k] = p.adj_x ? a[static_cast<int64_t>(k) * lhs_cols + i]
-                         : a[static_cast<int64_t>(i) * lhs_cols + k];
+        row[k] = p.adj_x ? a[static_cast<int64_t>(k) * g.lhs_cols + i]
+                         : a[static_cast<int64_t>(i) * g.lhs_cols + k];
       }
       float scale = 1.f;
       int32_t zero_point = 0;
@@ -90,24 +65,20 @@ inline void HybridBatchMatMul(const HybridBatchMatMulParams& p, const Shape& lhs
         SymmetricQuantize(row, depth, quantized, &scale);
       }
       if (p.channel_scales == nullptr) scale *= p.weights_scale;
-      for (int j = 0; j < n; ++j) {
+      for (int j = 0; j < g.n; ++j) {
         // 64-bit sums: TFLite's int32 ones wherever those do not overflow.
         int64_t dot = 0, column_sum = 0;
         for (int k = 0; k < depth; ++k) {
           dot += weight(k, j) * static_cast<int32_t>(quantized[k]);
           column_sum += weight(k, j);
         }
-        const int32_t total = HybridMatMulTotal(static_cast<int32_t>(dot),
-                                                static_cast<int32_t>(column_sum), zero_point);
-        out[static_cast<int64_t>(i) * n + j] =
+        const int32_t total = HybridZeroPointCorrected(
+            static_cast<int32_t>(dot), static_cast<int32_t>(column_sum), zero_point);
+        out[static_cast<int64_t>(i) * g.n + j] =
             HybridMatMulOutput(scale, p.channel_scales, j, total);
       }
     }
-    for (int d = batch_rank - 1; d >= 0; --d) {
-      if (++index[d] < output_shape.dim(d)) break;
-      index[d] = 0;
-    }
-  }
+  });
 }
 
 }  // namespace octet::reference

@@ -49,11 +49,7 @@ inline void HybridFullyConnected(const FullyConnectedParams& p, bool asymmetric,
       int32_t dot = static_cast<int32_t>(dot64);
       const int32_t row_sum = static_cast<int32_t>(row_sum64);
       if (asymmetric) {
-        // TFLite subtracts the zero-point term in float and truncates back to int32.
-        // (Clamped first so that absurd sizes cannot make the conversion undefined.)
-        const float v =
-            static_cast<float>(dot) - static_cast<float>(row_sum) * static_cast<float>(offset);
-        dot = static_cast<int32_t>(std::min(std::max(v, -2147483648.f), 2147483520.f));
+        dot = HybridZeroPointCorrected(dot, row_sum, offset);
       }
       const float s = channel_scales ? scale * channel_scales[o] : scale;
       out[o] += static_cast<float>(dot) * s;

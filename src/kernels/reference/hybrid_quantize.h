@@ -140,4 +140,13 @@ inline void AsymmetricQuantize(const float* x, int64_t n, int8_t* q, float* scal
   }
 }
 
+// TFLite's zero-point correction of a hybrid int32 dot product: dot - weight_sum *
+// zero_point computed in float and truncated back to int32 (clamped first, so that no input
+// can make the conversion undefined).
+inline int32_t HybridZeroPointCorrected(int32_t dot, int32_t weight_sum, int32_t zero_point) {
+  const float v =
+      static_cast<float>(dot) - static_cast<float>(weight_sum) * static_cast<float>(zero_point);
+  return static_cast<int32_t>(std::min(std::max(v, -2147483648.f), 2147483520.f));
+}
+
 }  // namespace octet::reference

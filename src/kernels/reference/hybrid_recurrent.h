@@ -70,12 +70,6 @@ inline void HybridDots(const int8_t* weights, int n, int cols, const int8_t* q, 
   }
 }
 
-// The float-to-int32 conversion of the zero-point correction (truncation; clamped first so
-// that no input can make the conversion undefined).
-inline int32_t HybridTruncateToInt32(float v) {
-  return static_cast<int32_t>(std::min(std::max(v, -2147483648.f), 2147483520.f));
-}
-
 // result[r * result_stride + j] += float(dot') * (scales[r] * weights_scale) for j < n and
 // r < rows, with dot' = dots[r * dots_stride + j] corrected by row_sums[j] * zero_points[r]
 // when `zero_points` is given (asymmetric rows; symmetric ones pass nullptr).
@@ -87,10 +81,8 @@ inline void HybridAccumulate(const int32_t* dots, int64_t dots_stride, int n, in
     const int32_t* d = dots + r * dots_stride;
     float* out = result + r * result_stride;
     if (zero_points != nullptr) {
-      const float zero_point = static_cast<float>(zero_points[r]);
       for (int j = 0; j < n; ++j) {
-        const int32_t dot = HybridTruncateToInt32(static_cast<float>(d[j]) -
-                                                  static_cast<float>(row_sums[j]) * zero_point);
+        const int32_t dot = HybridZeroPointCorrected(d[j], row_sums[j], zero_points[r]);
         out[j] += static_cast<float>(dot) * scale;
       }
     } else {

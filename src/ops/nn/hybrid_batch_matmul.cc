@@ -171,7 +171,8 @@ bool EvalHybridBatchMatMul(TfLiteContext* context, const HybridBatchMatMulKernel
       const float scale = scales[first_row + i];
       const int32_t zero_point = zero_points[first_row + i];
       for (size_t j = 0; j < n; ++j) {
-        const int32_t total = reference::HybridMatMulTotal(raw[i * n + j], sums[j], zero_point);
+        const int32_t total =
+            reference::HybridZeroPointCorrected(raw[i * n + j], sums[j], zero_point);
         out[i * n + j] =
             reference::HybridMatMulOutput(scale, p.channel_scales, static_cast<int>(j), total);
       }

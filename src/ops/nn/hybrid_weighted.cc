@@ -168,9 +168,7 @@ void EvalFullyConnected(TfLiteContext* context, const HybridWeighted& h, const N
     for (size_t o = 0; o < units; ++o) {
       int32_t dot = raw[r * units + o];
       if (h.asymmetric) {
-        const float v = static_cast<float>(dot) -
-                        static_cast<float>(h.unit_sums[o]) * static_cast<float>(offsets[r]);
-        dot = static_cast<int32_t>(std::min(std::max(v, -2147483648.f), 2147483520.f));
+        dot = reference::HybridZeroPointCorrected(dot, h.unit_sums[o], offsets[r]);
       }
       const float s = h.channel_scales ? scales[r] * h.channel_scales[o] : scales[r];
       out[o] += static_cast<float>(dot) * s;
