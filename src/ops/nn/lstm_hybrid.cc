@@ -12,6 +12,7 @@
 #include "kernels/reference/lstm_hybrid.h"
 #include "octet/kernel_info.h"
 #include "ops/nn/hybrid_recurrent_gemm.h"
+#include "ops/nn/lstm_inputs.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
 #include "ops/op_util.h"
@@ -41,26 +42,6 @@ constexpr int kOutput = 0;
 
 // The int8 tensors of a hybrid LSTM (weight matrices and peephole weights).
 constexpr int kInt8Inputs[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16};
-
-const char* const kInt8Names[kNumInputs] = {
-    nullptr,
-    "input_to_input_weights",
-    "input_to_forget_weights",
-    "input_to_cell_weights",
-    "input_to_output_weights",
-    "recurrent_to_input_weights",
-    "recurrent_to_forget_weights",
-    "recurrent_to_cell_weights",
-    "recurrent_to_output_weights",
-    "cell_to_input_weights",
-    "cell_to_forget_weights",
-    "cell_to_output_weights",
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    "projection_weights",
-};
 
 // The peephole input of gate g (the cell gate has none).
 int PeepholeIndex(int g) {
@@ -190,7 +171,7 @@ TfLiteStatus LstmHybridPrepare(TfLiteContext* context, TfLiteNode* node,
   for (int index : kInt8Inputs) t[index] = Optional(context, node, index);
   for (int index : kInt8Inputs) {
     if (t[index] == nullptr) continue;
-    const char* name = kInt8Names[index];
+    const char* name = nn::kLstmInputNames[index];
     OCTET_OP_ENSURE(context, nn::IsConstantOrAbsent(t[index]), kOp,
                     "%s must be constant in a hybrid LSTM (int8 weights, float activations)", name);
     float scale = 0.f;

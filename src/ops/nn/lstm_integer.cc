@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernels/reference/lstm_integer.h"
+#include "ops/nn/lstm_inputs.h"
 #include "quant/quantization_util.h"
 #include "quant/spec_checks.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
@@ -59,32 +60,7 @@ enum {
   kOutputLayerNorm = 23,
 };
 
-const char* const kNames[24] = {
-    "input",
-    "input_to_input_weights",
-    "input_to_forget_weights",
-    "input_to_cell_weights",
-    "input_to_output_weights",
-    "recurrent_to_input_weights",
-    "recurrent_to_forget_weights",
-    "recurrent_to_cell_weights",
-    "recurrent_to_output_weights",
-    "cell_to_input_weights",
-    "cell_to_forget_weights",
-    "cell_to_output_weights",
-    "input_gate_bias",
-    "forget_gate_bias",
-    "cell_gate_bias",
-    "output_gate_bias",
-    "projection_weights",
-    "projection_bias",
-    "output_state",
-    "cell_state",
-    "input_layer_norm_coefficients",
-    "forget_layer_norm_coefficients",
-    "cell_layer_norm_coefficients",
-    "output_layer_norm_coefficients",
-};
+constexpr const auto& kNames = nn::kLstmInputNames;
 
 TfLiteStatus Fail(TfLiteContext* context, const char* fmt, ...) {
   char buf[512];

@@ -10,6 +10,7 @@
 
 #include "kernels/reference/lstm.h"
 #include "ops/nn/lstm_hybrid.h"
+#include "ops/nn/lstm_inputs.h"
 #include "ops/nn/lstm_integer.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_util.h"
@@ -53,32 +54,7 @@ enum Index {
 };
 constexpr int kOutput = 0;
 
-const char* const kNames[kNumInputs] = {
-    "input",
-    "input_to_input_weights",
-    "input_to_forget_weights",
-    "input_to_cell_weights",
-    "input_to_output_weights",
-    "recurrent_to_input_weights",
-    "recurrent_to_forget_weights",
-    "recurrent_to_cell_weights",
-    "recurrent_to_output_weights",
-    "cell_to_input_weights",
-    "cell_to_forget_weights",
-    "cell_to_output_weights",
-    "input_gate_bias",
-    "forget_gate_bias",
-    "cell_gate_bias",
-    "output_gate_bias",
-    "projection_weights",
-    "projection_bias",
-    "output_state",
-    "cell_state",
-    "input_layer_norm_coefficients",
-    "forget_layer_norm_coefficients",
-    "cell_layer_norm_coefficients",
-    "output_layer_norm_coefficients",
-};
+constexpr const auto& kNames = nn::kLstmInputNames;
 
 struct OpData {
   reference::LstmParams params;
