@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "tensorflow/lite/stderr_reporter.h"
+
 namespace tflite {
 
 int ErrorReporter::Report(const char* format, ...) {
@@ -20,16 +22,11 @@ int ErrorReporter::ReportError(void*, const char* format, ...) {
   return n;
 }
 
-namespace {
-class StderrReporter : public ErrorReporter {
- public:
-  int Report(const char* format, va_list args) override {
-    const int n = std::vfprintf(stderr, format, args);
-    std::fputc('\n', stderr);
-    return n;
-  }
-};
-}  // namespace
+int StderrReporter::Report(const char* format, va_list args) {
+  const int n = std::vfprintf(stderr, format, args);
+  std::fputc('\n', stderr);
+  return n;
+}
 
 ErrorReporter* DefaultErrorReporter() {
   static StderrReporter reporter;

@@ -46,6 +46,10 @@ void Interpreter::AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_ind
     Subgraph& added = *subgraphs_.back();
     added.SetNumThreads(num_threads_);
     added.SetProfiler(profiler_);
+    added.SetCancellationFunction(cancellation_data_, check_cancelled_func_);
+    if (cancellation_enabled_) added.SetCancellationFlag(&cancel_requested_);
+    added.context()->allow_fp32_relax_to_fp16 =
+        subgraphs_.front()->context()->allow_fp32_relax_to_fp16;
     for (int type = 0; type < kTfLiteMaxExternalContexts; ++type) {
       added.SetExternalContext(static_cast<TfLiteExternalContextType>(type),
                                external_contexts_[type]);
@@ -73,6 +77,36 @@ void Interpreter::SetExternalContext(TfLiteExternalContextType type, TfLiteExter
 Subgraph* Interpreter::subgraph(int index) {
   if (index < 0 || static_cast<size_t>(index) >= subgraphs_.size()) return nullptr;
   return subgraphs_[index].get();
+}
+
+const Subgraph* Interpreter::subgraph(int index) const {
+  if (index < 0 || static_cast<size_t>(index) >= subgraphs_.size()) return nullptr;
+  return subgraphs_[index].get();
+}
+
+void Interpreter::SetAllowFp16PrecisionForFp32(bool allow) {
+  for (auto& s : subgraphs_) s->context()->allow_fp32_relax_to_fp16 = allow;
+}
+
+void Interpreter::SetCancellationFunction(void* data, bool (*check_cancelled_func)(void*)) {
+  cancellation_data_ = data;
+  check_cancelled_func_ = check_cancelled_func;
+  for (auto& s : subgraphs_) s->SetCancellationFunction(data, check_cancelled_func);
+}
+
+TfLiteStatus Interpreter::EnableCancellation() {
+  cancellation_enabled_ = true;
+  for (auto& s : subgraphs_) s->SetCancellationFlag(&cancel_requested_);
+  return kTfLiteOk;
+}
+
+TfLiteStatus Interpreter::Cancel() {
+  if (!cancellation_enabled_) {
+    error_reporter_->Report("Cancel: cancellation is not enabled (call EnableCancellation)");
+    return kTfLiteError;
+  }
+  cancel_requested_.store(true);
+  return kTfLiteOk;
 }
 
 TfLiteStatus Interpreter::SetInputs(std::vector<int> inputs) {
@@ -132,7 +166,11 @@ TfLiteStatus Interpreter::SetTensorParametersReadWrite(int tensor_index, TfLiteT
 }
 
 TfLiteStatus Interpreter::AllocateTensors() { return primary_subgraph().AllocateTensors(); }
-TfLiteStatus Interpreter::Invoke() { return primary_subgraph().Invoke(); }
+TfLiteStatus Interpreter::Invoke() {
+  // A Cancel() that came before this Invoke does not stop it.
+  cancel_requested_.store(false);
+  return primary_subgraph().Invoke();
+}
 TfLiteStatus Interpreter::ResizeInputTensor(int tensor_index, const std::vector<int>& dims) {
   return primary_subgraph().ResizeInputTensor(tensor_index, dims);
 }
@@ -219,6 +257,31 @@ const std::map<std::string, uint32_t>& Interpreter::signature_inputs(
   static const std::map<std::string, uint32_t> kEmpty;
   const SignatureDef* def = FindSignature(signature_key, /*first_if_null=*/false);
   return def ? def->inputs : kEmpty;
+}
+
+int Interpreter::GetSubgraphIndexFromSignature(const char* signature_key) const {
+  const SignatureDef* def = FindSignature(signature_key, /*first_if_null=*/false);
+  return def ? def->subgraph_index : -1;
+}
+
+TfLiteTensor* Interpreter::input_tensor_by_signature(const char* signature_input_name,
+                                                     const char* signature_key) {
+  const SignatureDef* def = FindSignature(signature_key, /*first_if_null=*/false);
+  if (def == nullptr || signature_input_name == nullptr) return nullptr;
+  const auto it = def->inputs.find(signature_input_name);
+  Subgraph* s = subgraph(def->subgraph_index);
+  if (it == def->inputs.end() || s == nullptr) return nullptr;
+  return s->tensor(static_cast<int>(it->second));
+}
+
+const TfLiteTensor* Interpreter::output_tensor_by_signature(const char* signature_output_name,
+                                                            const char* signature_key) const {
+  const SignatureDef* def = FindSignature(signature_key, /*first_if_null=*/false);
+  if (def == nullptr || signature_output_name == nullptr) return nullptr;
+  const auto it = def->outputs.find(signature_output_name);
+  const Subgraph* s = subgraph(def->subgraph_index);
+  if (it == def->outputs.end() || s == nullptr) return nullptr;
+  return s->tensor(static_cast<int>(it->second));
 }
 
 const std::map<std::string, uint32_t>& Interpreter::signature_outputs(

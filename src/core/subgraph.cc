@@ -227,6 +227,22 @@ void Subgraph::SetNodeKernelName(const TfLiteNode* node, const char* name) {
   }
 }
 
+void Subgraph::SetCancellationFunction(void* data, bool (*check_cancelled_func)(void*)) {
+  cancellation_data_ = data;
+  check_cancelled_func_ = check_cancelled_func;
+}
+
+void Subgraph::SetCancellationFlag(const std::atomic<bool>* cancel_requested) {
+  cancel_requested_ = cancel_requested;
+}
+
+bool Subgraph::IsCancelled() const {
+  if (cancel_requested_ != nullptr && cancel_requested_->load(std::memory_order_relaxed)) {
+    return true;
+  }
+  return check_cancelled_func_ != nullptr && check_cancelled_func_(cancellation_data_);
+}
+
 const char* Subgraph::NodeKernelName(int node_index) const {
   if (node_index < 0 || static_cast<size_t>(node_index) >= node_kernel_names_.size()) {
     return nullptr;
@@ -581,6 +597,8 @@ TfLiteStatus Subgraph::InvokeNode(size_t plan_index) {
   }
   const TfLiteStatus status = reg.invoke(&context_, &node);
   if (profiler_ != nullptr) profiler_->EndEvent(event);
+  // A control-flow node whose subgraph was cancelled fails: that is the cancellation.
+  if (status != kTfLiteOk && IsCancelled()) return kTfLiteCancelled;
   if (status != kTfLiteOk) {
     ReportError("node %d (%s) failed to invoke", node_index, OpName(node_index).c_str());
     return kTfLiteError;
@@ -639,6 +657,10 @@ TfLiteStatus Subgraph::Invoke() {
   }
   const FlagScope invoke_scope(in_invoke_);
   for (size_t i = 0; i < execution_plan_.size(); ++i) {
+    if (IsCancelled()) {
+      ReportError("Client requested cancel during Invoke()");
+      return kTfLiteCancelled;
+    }
     if (i >= first_unprepared_node_) {
       TF_LITE_ENSURE_STATUS(PrepareNode(i));
       // Outputs and temporaries sized only now live on the heap.

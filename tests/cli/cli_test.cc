@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include "format/model_builder.h"
 #include "octet/npy.h"
+#include "util/forever_model.h"
 
 namespace {
 
@@ -195,6 +197,33 @@ TEST(Cli, ResizingOneInputKeepsTheOthers) {
   r = RunCli("bench " + dir + "/add.tflite --runs 1 --input " + dir + "/b.npy");
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_NE(r.output.find("shape [5], the model expects [1]"), std::string::npos) << r.output;
+}
+
+TEST(Cli, RunTimeoutCancelsALongInvoke) {
+  const std::string dir = TempDir();
+  const auto bytes = octet::test::CountToLimitModel();
+  std::ofstream(dir + "/loop.tflite", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  std::string error;
+  const float zero = 0.f, three = 3.f, forever = std::numeric_limits<float>::infinity();
+  ASSERT_TRUE(octet::WriteNpy(dir + "/x.npy", kTfLiteFloat32, {1}, &zero, 4, &error));
+  ASSERT_TRUE(octet::WriteNpy(dir + "/three.npy", kTfLiteFloat32, {1}, &three, 4, &error));
+  ASSERT_TRUE(octet::WriteNpy(dir + "/inf.npy", kTfLiteFloat32, {1}, &forever, 4, &error));
+  const std::string model = "run " + dir + "/loop.tflite --input " + dir + "/x.npy --input ";
+  // The WHILE never ends: the timeout stops it between two of its nodes.
+  Result r = RunCli(model + dir + "/inf.npy --output-dir " + dir + " --timeout 0.3");
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("error: invoke cancelled: it ran longer than --timeout 0.3 s"),
+            std::string::npos)
+      << r.output;
+  // A run that finishes in time is not affected.
+  r = RunCli(model + dir + "/three.npy --output-dir " + dir + " --timeout 30");
+  ASSERT_EQ(r.code, 0) << r.output;
+  octet::NpyArray out;
+  ASSERT_TRUE(octet::ReadNpy(dir + "/output_0.npy", &out, &error)) << error;
+  EXPECT_FLOAT_EQ(*reinterpret_cast<const float*>(out.data.data()), 3.f);
+  r = RunCli(model + dir + "/three.npy --timeout -1");
+  EXPECT_NE(r.code, 0) << r.output;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@ struct RunOptions {
   std::string output_dir = ".";
   int threads = 1;
   std::string delegate;  // --delegate NAME (tools/octet/delegates.h)
+  double timeout = 0;    // --timeout SECONDS: cancel a longer invoke (0: no limit)
 };
 
 struct BenchOptions {

@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--output-dir,-o", run.output_dir, "where output_<k>.npy are written");
   run_cmd->add_option("--threads", run.threads, "kernel threads")->check(CLI::Range(1, 64));
   run_cmd->add_option("--delegate", run.delegate, "delegate: " + octet::cli::DelegateNames());
+  run_cmd->add_option("--timeout", run.timeout, "cancel the invoke after this many seconds")
+      ->check(CLI::PositiveNumber);
 
   std::string inspect_model;
   auto* inspect_cmd = app.add_subcommand("inspect", "verify, build and plan a model; describe it");

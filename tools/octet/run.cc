@@ -10,6 +10,15 @@
 #include "octet/npy.h"
 
 namespace octet::cli {
+namespace {
+
+// Asked by the interpreter before every node (also inside WHILE loops).
+bool PastDeadline(void* deadline) {
+  return std::chrono::steady_clock::now() >
+         *static_cast<std::chrono::steady_clock::time_point*>(deadline);
+}
+
+}  // namespace
 
 int RunCommand(const RunOptions& options) {
   LoadedModel m = LoadModel(options.model, options.threads);
@@ -25,7 +34,16 @@ int RunCommand(const RunOptions& options) {
   FeedInputs(interp, options.inputs, *m.reporter);
 
   const auto start = std::chrono::steady_clock::now();
-  Check(interp.Invoke(), "invoke failed", *m.reporter);
+  auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(options.timeout));
+  if (options.timeout > 0) interp.SetCancellationFunction(&deadline, PastDeadline);
+  const TfLiteStatus status = interp.Invoke();
+  if (status == kTfLiteCancelled) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", options.timeout);
+    throw Failure(std::string("invoke cancelled: it ran longer than --timeout ") + limit + " s");
+  }
+  Check(status, "invoke failed", *m.reporter);
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 

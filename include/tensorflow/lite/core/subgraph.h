@@ -2,6 +2,7 @@
 // and the TfLiteContext its kernels see.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -114,6 +115,12 @@ class Subgraph {
   void SetNodeKernelName(const TfLiteNode* node, const char* name);
   const char* NodeKernelName(int node_index) const;
 
+  // Cancellation: Invoke checks before every node and stops with kTfLiteCancelled when
+  // check_cancelled_func(data) returns true or *cancel_requested is set (either may be null).
+  void SetCancellationFunction(void* data, bool (*check_cancelled_func)(void*));
+  void SetCancellationFlag(const std::atomic<bool>* cancel_requested);
+  bool IsCancelled() const;
+
   void ReportError(const char* format, ...);
   // Resizes (and for dynamic tensors reallocates) a tensor; takes ownership of new_size.
   TfLiteStatus ResizeTensor(TfLiteTensor* tensor, TfLiteIntArray* new_size);
@@ -162,6 +169,9 @@ class Subgraph {
   TfLiteExternalContext* external_contexts_[kTfLiteMaxExternalContexts] = {};
   std::vector<const char*> node_kernel_names_;  // by node index; null: none recorded
   Profiler* profiler_ = nullptr;
+  void* cancellation_data_ = nullptr;
+  bool (*check_cancelled_func_)(void*) = nullptr;
+  const std::atomic<bool>* cancel_requested_ = nullptr;
 };
 
 }  // namespace tflite

@@ -1,0 +1,3 @@
+// Newer TFLite code includes the interpreter from core/; Octet keeps one definition.
+#pragma once
+#include "tensorflow/lite/interpreter.h"
