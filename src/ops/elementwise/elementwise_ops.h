@@ -73,4 +73,19 @@ TfLiteRegistration *Register_ZEROS_LIKE();
 TfLiteRegistration *Register_QUANTIZE();
 TfLiteRegistration *Register_DEQUANTIZE();
 
+// smooth_activations.cc
+TfLiteRegistration *Register_GELU();
+TfLiteRegistration *Register_ELU();
+TfLiteRegistration *Register_RELU_0_TO_1();
+
+// integer_math.cc
+TfLiteRegistration *Register_SIGN();
+TfLiteRegistration *Register_ATAN2();
+TfLiteRegistration *Register_ADD_N();
+TfLiteRegistration *Register_BITWISE_XOR();
+TfLiteRegistration *Register_RIGHT_SHIFT();
+
+// select.cc
+TfLiteRegistration *Register_SELECT();
+
 }  // namespace tflite::ops::builtin

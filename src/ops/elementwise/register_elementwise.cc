@@ -61,6 +61,15 @@ void AddElementwiseBuiltins(tflite::MutableOpResolver *resolver) {
       {tflite::BuiltinOperator_FILL, Register_FILL, 4},
       {tflite::BuiltinOperator_QUANTIZE, Register_QUANTIZE, 3},
       {tflite::BuiltinOperator_DEQUANTIZE, Register_DEQUANTIZE, 5},
+      {tflite::BuiltinOperator_GELU, Register_GELU, 2},
+      {tflite::BuiltinOperator_ELU, Register_ELU, 1},
+      {tflite::BuiltinOperator_RELU_0_TO_1, Register_RELU_0_TO_1, 1},
+      {tflite::BuiltinOperator_SIGN, Register_SIGN, 2},
+      {tflite::BuiltinOperator_ATAN2, Register_ATAN2, 1},
+      {tflite::BuiltinOperator_ADD_N, Register_ADD_N, 1},
+      {tflite::BuiltinOperator_BITWISE_XOR, Register_BITWISE_XOR, 1},
+      {tflite::BuiltinOperator_RIGHT_SHIFT, Register_RIGHT_SHIFT, 1},
+      {tflite::BuiltinOperator_SELECT, Register_SELECT, 4},
   };
   for (const Entry &e : kEntries) resolver->AddBuiltin(e.op, e.registration(), 1, e.max_version);
 }

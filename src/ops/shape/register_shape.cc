@@ -43,6 +43,16 @@ void AddShapeBuiltins(tflite::MutableOpResolver* resolver) {
   // TFLite starts BROADCAST_TO at version 2 (version 1 was rolled back).
   resolver->AddBuiltin(tflite::BuiltinOperator_BROADCAST_TO, Register_BROADCAST_TO(), 2, 3);
   resolver->AddBuiltin(tflite::BuiltinOperator_REVERSE_V2, Register_REVERSE_V2(), 1, 3);
+  resolver->AddBuiltin(tflite::BuiltinOperator_CUMSUM, Register_CUMSUM(), 1, 1);
+  resolver->AddBuiltin(tflite::BuiltinOperator_REDUCE_ANY, Register_REDUCE_ANY(), 1, 1);
+  resolver->AddBuiltin(tflite::BuiltinOperator_REDUCE_ALL, Register_REDUCE_ALL(), 1, 1);
+  resolver->AddBuiltin(tflite::BuiltinOperator_ONE_HOT, Register_ONE_HOT(), 1, 1);
+  resolver->AddBuiltin(tflite::BuiltinOperator_RANGE, Register_RANGE(), 1, 2);
+  resolver->AddBuiltin(tflite::BuiltinOperator_BITCAST, Register_BITCAST(), 1, 1);
+  resolver->AddBuiltin(tflite::BuiltinOperator_BROADCAST_ARGS, Register_BROADCAST_ARGS(), 1, 1);
+  resolver->AddBuiltin(tflite::BuiltinOperator_MATRIX_DIAG, Register_MATRIX_DIAG(), 1, 1);
+  resolver->AddBuiltin(tflite::BuiltinOperator_MATRIX_SET_DIAG, Register_MATRIX_SET_DIAG(), 1, 1);
+  resolver->AddBuiltin(tflite::BuiltinOperator_REVERSE_SEQUENCE, Register_REVERSE_SEQUENCE(), 1, 1);
 }
 
 }  // namespace octet::ops

@@ -37,5 +37,15 @@ TfLiteRegistration* Register_SPACE_TO_BATCH_ND();
 TfLiteRegistration* Register_BATCH_TO_SPACE_ND();
 TfLiteRegistration* Register_BROADCAST_TO();
 TfLiteRegistration* Register_REVERSE_V2();
+TfLiteRegistration* Register_CUMSUM();
+TfLiteRegistration* Register_REDUCE_ANY();
+TfLiteRegistration* Register_REDUCE_ALL();
+TfLiteRegistration* Register_ONE_HOT();
+TfLiteRegistration* Register_RANGE();
+TfLiteRegistration* Register_BITCAST();
+TfLiteRegistration* Register_BROADCAST_ARGS();
+TfLiteRegistration* Register_MATRIX_DIAG();
+TfLiteRegistration* Register_MATRIX_SET_DIAG();
+TfLiteRegistration* Register_REVERSE_SEQUENCE();
 
 }  // namespace tflite::ops::builtin

@@ -1,0 +1,49 @@
+// The builtin resolver registers the ops added for issue 9 with TFLite's version ranges
+// (tensorflow/lite/core/kernels/register.cc): each version in range resolves, the next
+// one does not.
+#include <gtest/gtest.h>
+
+#include "tensorflow/lite/kernels/register.h"
+#include "tensorflow/lite/schema/schema_generated.h"
+
+namespace octet {
+namespace {
+
+TEST(Issue9Builtins, VersionRanges) {
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  struct Expect {
+    tflite::BuiltinOperator op;
+    int max;
+  };
+  const Expect expects[] = {
+      {tflite::BuiltinOperator_GELU, 2},
+      {tflite::BuiltinOperator_ELU, 1},
+      {tflite::BuiltinOperator_RELU_0_TO_1, 1},
+      {tflite::BuiltinOperator_SIGN, 2},
+      {tflite::BuiltinOperator_ATAN2, 1},
+      {tflite::BuiltinOperator_CUMSUM, 1},
+      {tflite::BuiltinOperator_ADD_N, 1},
+      {tflite::BuiltinOperator_REDUCE_ANY, 1},
+      {tflite::BuiltinOperator_REDUCE_ALL, 1},
+      {tflite::BuiltinOperator_ONE_HOT, 1},
+      {tflite::BuiltinOperator_RANGE, 2},
+      {tflite::BuiltinOperator_BITCAST, 1},
+      {tflite::BuiltinOperator_BITWISE_XOR, 1},
+      {tflite::BuiltinOperator_RIGHT_SHIFT, 1},
+      {tflite::BuiltinOperator_BROADCAST_ARGS, 1},
+      {tflite::BuiltinOperator_SELECT, 4},
+      {tflite::BuiltinOperator_MATRIX_DIAG, 1},
+      {tflite::BuiltinOperator_MATRIX_SET_DIAG, 1},
+      {tflite::BuiltinOperator_REVERSE_SEQUENCE, 1},
+  };
+  for (const Expect& e : expects) {
+    const char* name = tflite::EnumNameBuiltinOperator(e.op);
+    for (int v = 1; v <= e.max; ++v) {
+      EXPECT_NE(resolver.FindOp(e.op, v), nullptr) << name << " v" << v;
+    }
+    EXPECT_EQ(resolver.FindOp(e.op, e.max + 1), nullptr) << name << " v" << e.max + 1;
+  }
+}
+
+}  // namespace
+}  // namespace octet
