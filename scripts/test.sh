@@ -6,6 +6,8 @@
 #     of the kernel benchmarks. Also leaves the release CLI at build/octet.
 #  3. aarch64, cross-compiled: the gtest suite and the corpus under qemu-user, proving the
 #     portable kernels off x86.
+# Then a bounded fuzzing run (clang, libFuzzer, ASan + UBSan, fuzz/): each target for
+# $OCTET_FUZZ_SECONDS (default 60) from a freshly generated seed corpus; any finding fails.
 # The corpus is ../shared/models (or $OCTET_MODELS); its tests skip with a message without it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,4 +46,25 @@ chmod +x build-aarch64/octet-qemu
 build-aarch64/octet-qemu cpu
 tests/conformance/run_conformance.sh build-aarch64/octet-qemu "$PWD" \
   float,errors,int8,uint8,int16,hybrid || [ $? -eq 77 ]
+step "fuzzing: clang ASan+UBSan libFuzzer build, each target ${OCTET_FUZZ_SECONDS:-60} s"
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DOCTET_FUZZ=ON -DOCTET_SANITIZE=ON -DOCTET_BUILD_TESTS=OFF -DOCTET_BUILD_BENCHMARKS=OFF \
+  -DOCTET_WITH_XNNPACK=OFF >/dev/null
+cmake --build build-fuzz -j"$jobs" --target octet_fuzz
+rm -rf build-fuzz/ci-seeds build-fuzz/ci-corpus build-fuzz/ci-findings
+build-fuzz/octet_fuzz_seeds build-fuzz/ci-seeds/fuzz_model build-fuzz/ci-seeds/fuzz_npy \
+  "${OCTET_MODELS:-../shared/models}"
+(
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  for target in fuzz_model fuzz_npy; do
+    mkdir -p "build-fuzz/ci-corpus/$target" build-fuzz/ci-findings
+    # libFuzzer exits non-zero on any crash, sanitizer report, leak, timeout or OOM.
+    "build-fuzz/$target" "build-fuzz/ci-corpus/$target" "build-fuzz/ci-seeds/$target" \
+      -max_total_time="${OCTET_FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 \
+      -max_len=262144 -print_final_stats=1 -artifact_prefix=build-fuzz/ci-findings/ \
+      >"build-fuzz/ci-$target.log" 2>&1 || { tail -n 60 "build-fuzz/ci-$target.log"; exit 1; }
+    grep -E '^#[0-9]+.*DONE|^stat::number_of_executed_units' "build-fuzz/ci-$target.log"
+  done
+)
 step "all tests passed"

@@ -1,13 +1,13 @@
 #include "tensorflow/lite/interpreter_builder.h"
 
-#include "kernels/cpu/cpu_features.h"
-
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "format/parse_options.h"
+#include "format/unaligned.h"
+#include "kernels/cpu/cpu_features.h"
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/util.h"
 
@@ -112,7 +112,8 @@ TfLiteStatus InterpreterBuilder::ParseTensors(const ::tflite::SubGraph* subgraph
         // A single stored zero point applies to every channel.
         int64_t zp = 0;
         if (zps != nullptr && zps->size() > 0) {
-          zp = zps->Get(zps->size() == static_cast<flatbuffers::uoffset_t>(n) ? k : 0);
+          zp = octet::format::UnalignedGet(
+              zps, zps->size() == static_cast<flatbuffers::uoffset_t>(n) ? k : 0);
         }
         affine->zero_point->data[k] = static_cast<int>(zp);
       }

@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 
+#include "format/unaligned.h"
+
 namespace octet::format {
 namespace {
 
@@ -125,7 +127,9 @@ class Parser {
       return Fail(std::string(field) + " has " + std::to_string(v->size()) + " entries, at most " +
                   std::to_string(cap) + " supported");
     }
-    for (flatbuffers::uoffset_t i = 0; i < v->size(); ++i) dst[i] = static_cast<Dst>(v->Get(i));
+    for (flatbuffers::uoffset_t i = 0; i < v->size(); ++i) {
+      dst[i] = static_cast<Dst>(UnalignedGet(v, i));  // [long] vectors may be misaligned
+    }
     if (count) *count = static_cast<int>(v->size());
     return kTfLiteOk;
   }

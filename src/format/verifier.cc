@@ -8,6 +8,7 @@
 
 #include "flatbuffers/flatbuffers.h"
 #include "format/parse_options.h"
+#include "format/unaligned.h"
 #include "tensorflow/lite/schema/schema_generated.h"
 
 namespace octet::format {
@@ -216,7 +217,7 @@ class ModelChecker {
         break;
     }
     for (uoffset_t i = 0; lo <= hi && i < zps; ++i) {
-      const int64_t zp = q->zero_point()->Get(i);
+      const int64_t zp = UnalignedGet(q->zero_point(), i);
       if (zp < lo || zp > hi) {
         return Fail(ref + ": zero point " + std::to_string(zp) + " out of range [" +
                     std::to_string(lo) + ", " + std::to_string(hi) + "] for " +

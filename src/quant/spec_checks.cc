@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "quant/quantization_util.h"
+
 namespace octet::quant {
 namespace {
 
@@ -188,6 +190,33 @@ TfLiteStatus CheckBias(TfLiteContext* context, const char* op, const TfLiteTenso
       return kTfLiteError;
     }
   }
+  return kTfLiteOk;
+}
+
+TfLiteStatus QuantizeMultiplierChecked(TfLiteContext* context, const char* op, const char* role,
+                                       const TfLiteTensor* t, const char* what, double real,
+                                       int32_t* multiplier, int* shift, ShiftRange range,
+                                       bool allow_negative) {
+  *multiplier = 0;
+  *shift = 0;
+  if (!std::isfinite(real) || (real < 0 && !allow_negative)) {
+    TF_LITE_KERNEL_LOG(context, "%s: %s '%s': effective scale %s = %g must be finite%s", op, role,
+                       NameOf(t), what, real, allow_negative ? "" : " and >= 0");
+    return kTfLiteError;
+  }
+  int32_t m = 0;
+  int s = 0;
+  QuantizeMultiplier(real, &m, &s);
+  if (m != 0 && (s < range.min || s > range.max)) {
+    TF_LITE_KERNEL_LOG(context,
+                       "%s: %s '%s': effective scale %s = %g is not representable: it needs a "
+                       "shift of %d bits, the kernel supports [%d, %d] (%s)",
+                       op, role, NameOf(t), what, real, s, range.min, range.max,
+                       s > range.max ? "scale too large" : "scale too small");
+    return kTfLiteError;
+  }
+  *multiplier = m;
+  *shift = s;
   return kTfLiteOk;
 }
 

@@ -2,6 +2,8 @@
 // reported as one line naming the op, the tensor's role and name, and the rule broken.
 #pragma once
 
+#include <cstdint>
+
 #include "tensorflow/lite/c/common.h"
 
 namespace octet::quant {
@@ -41,5 +43,27 @@ TfLiteStatus CheckWeights(TfLiteContext* context, const char* op, const TfLiteTe
 // checked (real files carry out-of-range values that TFLite Micro accepts).
 TfLiteStatus CheckBias(TfLiteContext* context, const char* op, const TfLiteTensor* bias,
                        const TfLiteTensor* input, const TfLiteTensor* weights);
+
+// The shifts a requantization's arithmetic supports. The int32 MultiplyByQuantizedMultiplier
+// takes [-31, 30] (TFLite's own bound: a left shift of 31 or more overflows x * 2^shift in
+// its reference, and reaching ShiftLeftWrapping with >= 32 is undefined); the int64 variant
+// of the 16x8 kernels [-31, 7].
+struct ShiftRange {
+  int min;
+  int max;
+};
+inline constexpr ShiftRange kRequantShifts{-31, 30};
+inline constexpr ShiftRange kRequant64Shifts{-31, 7};
+
+// QuantizeMultiplier(real) for the requantization `what` of `op`'s `role` tensor `t` (e.g.
+// "input_scale * weight_scale / output_scale"), refused at prepare with one line naming
+// them when `real` is not finite, is negative (unless `allow_negative`: LEAKY_RELU's alpha),
+// or needs a shift outside `range`. Zero, and values so small that every bit is shifted out,
+// give multiplier 0 (the result is the output zero point), as in TFLite.
+TfLiteStatus QuantizeMultiplierChecked(TfLiteContext* context, const char* op, const char* role,
+                                       const TfLiteTensor* t, const char* what, double real,
+                                       int32_t* multiplier, int* shift,
+                                       ShiftRange range = kRequantShifts,
+                                       bool allow_negative = false);
 
 }  // namespace octet::quant

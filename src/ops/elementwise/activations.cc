@@ -132,7 +132,9 @@ TfLiteStatus PrepareQuantizedAct(TfLiteContext *context, const char *op, const T
           static_cast<double>(si) * static_cast<double>(1 << (31 - kInputIntegerBits));
       int32_t multiplier;
       int shift;
-      quant::QuantizeMultiplier(real, &multiplier, &shift);
+      // A negative shift would overflow the input radius (15 * 2^(27 - shift) > INT32_MAX).
+      TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(
+          context, op, "input", input, "input_scale * 2^27", real, &multiplier, &shift, {0, 30}));
       d->sigmoid8.input_zero_point = zi;
       d->sigmoid8.input_multiplier = multiplier;
       d->sigmoid8.input_left_shift = shift;
@@ -144,8 +146,9 @@ TfLiteStatus PrepareQuantizedAct(TfLiteContext *context, const char *op, const T
     d->requant.act_max = FloatToQuantized<T>(6.0f, si, zi);
   } else if constexpr (kAct == Act::kRelu || kAct == Act::kReluN1To1) {
     auto &p = d->requant;
-    quant::QuantizeMultiplier(static_cast<double>(si) / static_cast<double>(so), &p.multiplier,
-                              &p.shift);
+    TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(
+        context, op, "output", output, "input_scale / output_scale",
+        static_cast<double>(si) / static_cast<double>(so), &p.multiplier, &p.shift));
     p.input_zero_point = zi;
     p.output_zero_point = zo;
     const int32_t qmin = std::numeric_limits<T>::min(), qmax = std::numeric_limits<T>::max();
@@ -163,10 +166,13 @@ TfLiteStatus PrepareQuantizedAct(TfLiteContext *context, const char *op, const T
     auto &p = d->leaky;
     p.input_offset = zi;
     p.output_offset = zo;
-    quant::QuantizeMultiplier(static_cast<double>(si * params->alpha / so), &p.multiplier_alpha,
-                              &p.shift_alpha);
-    quant::QuantizeMultiplier(static_cast<double>(si / so), &p.multiplier_identity,
-                              &p.shift_identity);
+    TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(
+        context, op, "output", output, "input_scale * alpha / output_scale",
+        static_cast<double>(si * params->alpha / so), &p.multiplier_alpha, &p.shift_alpha,
+        quant::kRequantShifts, /*allow_negative=*/true));
+    TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(
+        context, op, "output", output, "input_scale / output_scale", static_cast<double>(si / so),
+        &p.multiplier_identity, &p.shift_identity));
   } else if constexpr (kAct == Act::kHardSwish) {
     auto &p = d->hard_swish;
     p.input_zero_point = zi;
@@ -174,16 +180,22 @@ TfLiteStatus PrepareQuantizedAct(TfLiteContext *context, const char *op, const T
     const float hires_input_scale = (1.0f / 128.0f) * si;
     const float reluish_scale = 3.0f / 32768.0f;
     int32_t m32;
-    quant::QuantizeMultiplier(static_cast<double>(hires_input_scale / so), &m32,
-                              &p.output_multiplier_exponent);
+    // The output exponent is a rounding right shift only; the reluish one is also a
+    // saturating int16 left shift of (exponent - 1), which int32 arithmetic holds up to 16.
+    TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(
+        context, op, "output", output, "input_scale / 128 / output_scale",
+        static_cast<double>(hires_input_scale / so), &m32, &p.output_multiplier_exponent,
+        {-31, 0}));
     p.output_multiplier_fixedpoint_int16 = integer::DownScaleInt32ToInt16Multiplier(m32);
     if (p.output_multiplier_exponent > 0) {
       TF_LITE_KERNEL_LOG(context, "%s: output scale %g is too small for input scale %g", op,
                          static_cast<double>(so), static_cast<double>(si));
       return kTfLiteError;
     }
-    quant::QuantizeMultiplier(static_cast<double>(hires_input_scale / reluish_scale), &m32,
-                              &p.reluish_multiplier_exponent);
+    TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(
+        context, op, "input", input, "input_scale / 128 / (3 / 32768)",
+        static_cast<double>(hires_input_scale / reluish_scale), &m32,
+        &p.reluish_multiplier_exponent, {-31, 17}));
     p.reluish_multiplier_fixedpoint_int16 = integer::DownScaleInt32ToInt16Multiplier(m32);
   }
   return kTfLiteOk;
@@ -290,8 +302,12 @@ TfLiteStatus PreluPrepareQuantized(TfLiteContext *context, const TfLiteTensor *i
   const double s_in = input->params.scale;
   const double s_alpha = alpha->params.scale;
   const double s_out = output->params.scale;
-  quant::QuantizeMultiplier(s_in / s_out, &p->multiplier_1, &p->shift_1);
-  quant::QuantizeMultiplier(s_in * s_alpha / s_out, &p->multiplier_2, &p->shift_2);
+  TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(context, kPrelu, "output", output,
+                                                         "input_scale / output_scale", s_in / s_out,
+                                                         &p->multiplier_1, &p->shift_1));
+  TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(
+      context, kPrelu, "output", output, "input_scale * alpha_scale / output_scale",
+      s_in * s_alpha / s_out, &p->multiplier_2, &p->shift_2));
   p->input_offset = -input->params.zero_point;
   p->alpha_offset = -alpha->params.zero_point;
   p->output_offset = output->params.zero_point;

@@ -247,9 +247,10 @@ TfLiteStatus PrepareQuantized(TfLiteContext *context, const Params *params, cons
     p.input1_offset = -in1->params.zero_point;
     p.input2_offset = -in2->params.zero_point;
     p.output_offset = output->params.zero_point;
-    quant::QuantizeMultiplier(
+    TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(
+        context, op, "output", output, "input0_scale * input1_scale / output_scale",
         static_cast<double>(s1) * static_cast<double>(s2) / static_cast<double>(so),
-        &p.output_multiplier, &p.output_shift);
+        &p.output_multiplier, &p.output_shift));
     p.act_min = act_min;
     p.act_max = act_max;
     return kTfLiteOk;

@@ -61,9 +61,11 @@ TfLiteStatus PrepareSquaredDifferenceQuantized(TfLiteContext *context, const cha
                                              &p.input1_multiplier, &p.input1_shift);
   quant::QuantizeMultiplierSmallerThanOneExp(static_cast<double>(in2->params.scale) / twice_max,
                                              &p.input2_multiplier, &p.input2_shift);
-  quant::QuantizeMultiplier(twice_max * twice_max / static_cast<double>(denominator),
-                            &p.output_multiplier, &p.output_shift);
-  return kTfLiteOk;
+  return quant::QuantizeMultiplierChecked(
+      context, op, "output", output,
+      "(2 * max_input_scale)^2 / (2^(2 * left_shift) * output_scale)",
+      twice_max * twice_max / static_cast<double>(denominator), &p.output_multiplier,
+      &p.output_shift);
 }
 
 template <typename T>

@@ -42,11 +42,12 @@ TfLiteStatus PrepareCompareParams(TfLiteContext *context, const char *op, const 
   p.left_shift = 8;
   p.input1_offset = -in1->params.zero_point;
   p.input2_offset = -in2->params.zero_point;
-  quant::QuantizeMultiplier(static_cast<double>(in1->params.scale), &p.input1_multiplier,
-                            &p.input1_shift);
-  quant::QuantizeMultiplier(static_cast<double>(in2->params.scale), &p.input2_multiplier,
-                            &p.input2_shift);
-  return kTfLiteOk;
+  TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(context, op, "input 0", in1, "input_scale",
+                                                         static_cast<double>(in1->params.scale),
+                                                         &p.input1_multiplier, &p.input1_shift));
+  return quant::QuantizeMultiplierChecked(context, op, "input 1", in2, "input_scale",
+                                          static_cast<double>(in2->params.scale),
+                                          &p.input2_multiplier, &p.input2_shift);
 }
 
 template <CompareOp kOp, typename T>

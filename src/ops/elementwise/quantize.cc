@@ -208,9 +208,10 @@ TfLiteStatus RequantizePrepare(TfLiteContext *context, TfLiteNode *node, const T
   auto &p = data->requant;
   p.input_zero_point = input->params.zero_point;
   p.output_zero_point = output->params.zero_point;
-  quant::QuantizeMultiplier(
+  TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(
+      context, kQuantize, "output", output, "input_scale / output_scale",
       static_cast<double>(input->params.scale) / static_cast<double>(output->params.scale),
-      &p.multiplier, &p.shift);
+      &p.multiplier, &p.shift));
   if (output->type == kTfLiteInt8) SetTypeRange<int8_t>(&p);
   if (output->type == kTfLiteUInt8) SetTypeRange<uint8_t>(&p);
   if (output->type == kTfLiteInt16) SetTypeRange<int16_t>(&p);

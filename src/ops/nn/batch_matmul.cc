@@ -74,10 +74,9 @@ TfLiteStatus PrepareQuantized(TfLiteContext* context, const TfLiteTensor* lhs,
   const double real = static_cast<double>(lhs->params.scale) *
                       static_cast<double>(rhs->params.scale) /
                       static_cast<double>(output->params.scale);
-  quant::QuantizeMultiplier(real, &q.multiplier, &q.shift);
-  OCTET_OP_ENSURE(context, t != kTfLiteInt16 || q.shift < 8, kOp,
-                  "effective scale %g is too large for int16 requantization", real);
-  return kTfLiteOk;
+  return quant::QuantizeMultiplierChecked(
+      context, kOp, "output", output, "lhs_scale * rhs_scale / output_scale", real, &q.multiplier,
+      &q.shift, t == kTfLiteInt16 ? quant::kRequant64Shifts : quant::kRequantShifts);
 }
 
 void* Init(TfLiteContext* context, const char*, size_t) {

@@ -121,23 +121,31 @@ TfLiteStatus CheckWeightTensor(TfLiteContext* context, int index, const TfLiteTe
 // The FC requantization to the gate pre-activation scale (2^-12): the multiplier is the
 // float product of the two scales, widened, over the output scale (TFLite's
 // GetQuantizedConvolutionMultipler); the output range is all of int16.
-ref::FcParams MakeFc(float input_scale, int32_t input_zero_point, float weight_scale) {
+// `weights` is named if the multiplier is refused; `range` is that of the accumulator's
+// requantization (int32 for int8 input, int64 for int16).
+TfLiteStatus MakeFc(TfLiteContext* context, float input_scale, int32_t input_zero_point,
+                    const TfLiteTensor* weights, quant::ShiftRange range, ref::FcParams* p) {
   constexpr float kGateInputScale = 1.0f / 4096;
-  ref::FcParams p;
-  const double real =
-      static_cast<double>(input_scale * weight_scale) / static_cast<double>(kGateInputScale);
-  quant::QuantizeMultiplier(real, &p.multiplier, &p.shift);
-  p.input_offset = -input_zero_point;
-  p.output_offset = 0;
-  return p;
+  const double real = static_cast<double>(input_scale * weights->params.scale) /
+                      static_cast<double>(kGateInputScale);
+  TF_LITE_ENSURE_OK(context,
+                    quant::QuantizeMultiplierChecked(context, kOp, "weights", weights,
+                                                     "input_scale * weight_scale * 2^12", real,
+                                                     &p->multiplier, &p->shift, range));
+  p->input_offset = -input_zero_point;
+  p->output_offset = 0;
+  return kTfLiteOk;
 }
 
-ref::MulParams MakeMul(float scale_a, float scale_b, float output_scale, TfLiteType output_type,
-                       int32_t output_zero_point) {
-  ref::MulParams p;
+TfLiteStatus MakeMul(TfLiteContext* context, const char* role, const TfLiteTensor* output,
+                     float scale_a, float scale_b, float output_scale, TfLiteType output_type,
+                     int32_t output_zero_point, ref::MulParams* out) {
+  ref::MulParams& p = *out;
   const double real = static_cast<double>(scale_a) * static_cast<double>(scale_b) /
                       static_cast<double>(output_scale);
-  quant::QuantizeMultiplier(real, &p.multiplier, &p.shift);
+  TF_LITE_ENSURE_OK(context, quant::QuantizeMultiplierChecked(context, kOp, role, output,
+                                                              "gate_scale * scale / output_scale",
+                                                              real, &p.multiplier, &p.shift));
   p.output_offset = output_zero_point;
   if (output_type == kTfLiteInt8) {
     p.act_min = std::numeric_limits<int8_t>::min();
@@ -146,7 +154,7 @@ ref::MulParams MakeMul(float scale_a, float scale_b, float output_scale, TfLiteT
     p.act_min = std::numeric_limits<int16_t>::min();
     p.act_max = std::numeric_limits<int16_t>::max();
   }
-  return p;
+  return kTfLiteOk;
 }
 
 }  // namespace
@@ -294,14 +302,21 @@ TfLiteStatus LstmIntegerPrepare(TfLiteContext* context, TfLiteNode* node,
   const int in_w[4] = {kInputToForget, kInputToInput, kInputToCell, kInputToOutput};
   const int rec_w[4] = {kRecurrentToForget, kRecurrentToInput, kRecurrentToCell,
                         kRecurrentToOutput};
+  const quant::ShiftRange fc_range =
+      bias_type == kTfLiteInt64 ? quant::kRequant64Shifts : quant::kRequantShifts;
   for (int g = 0; g < 4; ++g) {
-    gates[g]->input_fc = MakeFc(in_scale, in_zp, t[in_w[g]]->params.scale);
-    gates[g]->recurrent_fc = MakeFc(h_scale, h_zp, t[rec_w[g]]->params.scale);
+    TF_LITE_ENSURE_OK(context,
+                      MakeFc(context, in_scale, in_zp, t[in_w[g]], fc_range, &gates[g]->input_fc));
+    TF_LITE_ENSURE_OK(
+        context, MakeFc(context, h_scale, h_zp, t[rec_w[g]], fc_range, &gates[g]->recurrent_fc));
   }
   constexpr float kGateOutputScale = 1.0f / 32768;  // Q0.15
-  p.forget_cell_mul = MakeMul(kGateOutputScale, cell_scale, cell_scale, kTfLiteInt16, 0);
-  p.input_mul = MakeMul(kGateOutputScale, kGateOutputScale, cell_scale, kTfLiteInt16, 0);
-  p.output_mul = MakeMul(kGateOutputScale, kGateOutputScale, h_scale, hidden->type, h_zp);
+  TF_LITE_ENSURE_OK(context, MakeMul(context, "cell_state", cell, kGateOutputScale, cell_scale,
+                                     cell_scale, kTfLiteInt16, 0, &p.forget_cell_mul));
+  TF_LITE_ENSURE_OK(context, MakeMul(context, "cell_state", cell, kGateOutputScale,
+                                     kGateOutputScale, cell_scale, kTfLiteInt16, 0, &p.input_mul));
+  TF_LITE_ENSURE_OK(context, MakeMul(context, "output_state", hidden, kGateOutputScale,
+                                     kGateOutputScale, h_scale, hidden->type, h_zp, &p.output_mul));
 
   const int rows_per_step = s.time_major ? s.batch : 1;
   data->buffers.assign(static_cast<size_t>(4) * rows_per_step * s.state_size, 0);

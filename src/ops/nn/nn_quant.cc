@@ -1,5 +1,7 @@
 #include "ops/nn/nn_quant.h"
 
+#include <cstdio>
+
 #include "ops/nn/nn_util.h"
 #include "quant/quantization_util.h"
 #include "quant/spec_checks.h"
@@ -118,11 +120,14 @@ TfLiteStatus PrepareQuantizedWeightedOp(TfLiteContext* context, const char* op,
   for (int c = 0; c < channels; ++c) {
     const double weight_scale = static_cast<double>(wq->scale->data[n_scales == 1 ? 0 : c]);
     const double real = input_scale * weight_scale / output_scale;
-    quant::QuantizeMultiplier(real, &data->multipliers[c], &data->shifts[c]);
-    // The 64-bit variant of the int16 kernels allows shifts in [-31, 7] only.
-    OCTET_OP_ENSURE(context, in_type != kTfLiteInt16 || data->shifts[c] < 8, op,
-                    "effective scale %g of channel %d is too large for int16 requantization", real,
-                    c);
+    char what[64];
+    std::snprintf(what, sizeof what, "input_scale * weight_scale[%d] / output_scale", c);
+    // The int16 kernels requantize with the 64-bit variant.
+    TF_LITE_ENSURE_OK(
+        context,
+        quant::QuantizeMultiplierChecked(
+            context, op, "output", output, what, real, &data->multipliers[c], &data->shifts[c],
+            in_type == kTfLiteInt16 ? quant::kRequant64Shifts : quant::kRequantShifts));
   }
   q.multipliers = data->multipliers.data();
   q.shifts = data->shifts.data();

@@ -100,10 +100,10 @@ TfLiteStatus PrepareQuantizedSoftmax(TfLiteContext* context, TfLiteNode* node, O
     if (!data->int16) data->int16 = std::make_unique<reference::Int16SoftmaxParams>();
     const double real = static_cast<double>(input->params.scale) * static_cast<double>(data->beta) /
                         (10.0 / 65535.0);
-    quant::QuantizeMultiplier(real, &data->int16->input_multiplier, &data->int16->input_left_shift);
-    OCTET_OP_ENSURE(context, data->int16->input_left_shift <= 30, kOp,
-                    "input scale %g times beta %g is too large for the int16 kernel",
-                    input->params.scale, data->beta);
+    TF_LITE_ENSURE_OK(context,
+                      quant::QuantizeMultiplierChecked(
+                          context, kOp, "input", input, "input_scale * beta / (10 / 65535)", real,
+                          &data->int16->input_multiplier, &data->int16->input_left_shift));
     reference::PopulateInt16SoftmaxLuts(data->int16.get());
     return kTfLiteOk;
   }
@@ -126,7 +126,11 @@ TfLiteStatus PrepareQuantizedSoftmax(TfLiteContext* context, TfLiteNode* node, O
                            static_cast<double>(1 << (31 - kScaledDiffIntegerBits)),
                        static_cast<double>((1ll << 31) - 1));
   int shift = 0;
-  quant::QuantizeMultiplierGreaterThanOne(real, &data->qparams.input_multiplier, &shift);
+  // The kernel shifts left only (MultiplyByQuantizedMultiplierGreaterThanOne); real is capped
+  // below 2^31, so the shift is at most 31, which ShiftLeftWrapping allows.
+  TF_LITE_ENSURE_OK(context, quant::QuantizeMultiplierChecked(
+                                 context, kOp, "input", input, "beta * input_scale * 2^26", real,
+                                 &data->qparams.input_multiplier, &shift, {0, 31}));
   data->qparams.input_left_shift = shift;
   data->qparams.diff_min = -quant::fixed_point::CalculateInputRadius(kScaledDiffIntegerBits, shift);
   return kTfLiteOk;

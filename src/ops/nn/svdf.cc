@@ -182,8 +182,14 @@ TfLiteStatus PrepareInteger(TfLiteContext *context, TfLiteNode *node, OpData *da
   const double scale_1 = static_cast<double>(input_scale * feature_scale / state_scale);
   const double scale_2 = static_cast<double>(state_scale * time_scale / output_scale);
   reference::SvdfIntegerParams &p = data->qparams;
-  quant::QuantizeMultiplier(scale_1, &p.scale_1_multiplier, &p.scale_1_shift);
-  quant::QuantizeMultiplier(scale_2, &p.scale_2_multiplier, &p.scale_2_shift);
+  TF_LITE_ENSURE_OK(
+      context, quant::QuantizeMultiplierChecked(context, kOp, "activation_state", state,
+                                                "input_scale * weights_feature_scale / state_scale",
+                                                scale_1, &p.scale_1_multiplier, &p.scale_1_shift));
+  TF_LITE_ENSURE_OK(
+      context, quant::QuantizeMultiplierChecked(context, kOp, "output", output,
+                                                "state_scale * weights_time_scale / output_scale",
+                                                scale_2, &p.scale_2_multiplier, &p.scale_2_shift));
   p.input_zero_point = input->params.zero_point;
   p.state_zero_point = state->params.zero_point;
   p.output_zero_point = output->params.zero_point;

@@ -14,6 +14,7 @@
 #include "octet/kernel_info.h"
 #include "ops/shape/common.h"
 #include "quant/quantization_util.h"
+#include "quant/spec_checks.h"
 
 namespace octet::ops::shape {
 
@@ -92,6 +93,13 @@ inline TfLiteStatus ReducePrepare(TfLiteContext* context, TfLiteNode* node, cons
   if (RequantizesQuantized(kind, input->type)) {
     OCTET_ENSURE(context, input->params.scale > 0 && output->params.scale > 0,
                  "%s: quantized input and output need positive scales", op);
+    // Eval derives the same multiplier again; refuse here what it could not represent.
+    int32_t multiplier;
+    int shift;
+    TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(
+        context, op, "output", output, "input_scale / output_scale",
+        static_cast<double>(input->params.scale) / static_cast<double>(output->params.scale),
+        &multiplier, &shift));
     if (input->type == kTfLiteInt16) {
       OCTET_ENSURE(context, input->params.zero_point == 0 && output->params.zero_point == 0,
                    "%s: int16 input and output zero points must be 0", op);

@@ -1,0 +1,91 @@
+// Regression tests for what fuzz/fuzz_model found (issue 12), each input rebuilt in code.
+// (The requantization-multiplier findings are in quant_multiplier_test.cc.)
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "security/hostile_model.h"
+
+namespace octet::security {
+namespace {
+
+using namespace tflite;  // NOLINT: BuiltinOperator_*, TensorType_*
+
+// An int8 ADD whose tensors carry int64 zero points (-3, 5, 7); zp_out sets the output's.
+std::vector<uint8_t> Int8AddModel(int64_t zp_out = 7) {
+  OneOp m;
+  m.In(TensorType_INT8, {1, 4}, PerTensor(0.5f, -3));
+  m.In(TensorType_INT8, {1, 4}, PerTensor(0.5f, 5));
+  m.Out(TensorType_INT8, {1, 4}, PerTensor(1.f, zp_out));
+  return m.Finish(BuiltinOperator_ADD, m.b().AddOptions());
+}
+
+// The model's bytes at an address that is 4 mod 8 (a copy the test owns).
+struct MisalignedCopy {
+  explicit MisalignedCopy(const std::vector<uint8_t>& bytes) : storage(bytes.size() + 16) {
+    const auto base = reinterpret_cast<uintptr_t>(storage.data());
+    data = storage.data() + (12 - base % 8) % 8;  // 8-aligned + 4
+    std::memcpy(data, bytes.data(), bytes.size());
+    size = bytes.size();
+  }
+  std::vector<uint8_t> storage;
+  uint8_t* data;
+  size_t size;
+};
+
+Outcome RunAt(const uint8_t* data, size_t size) {
+  return RunModel(std::vector<uint8_t>(data, data + size), [](Interpreter* in) {
+    const int8_t a[4] = {-3, 1, 9, -128}, b[4] = {5, 7, -1, 127};
+    std::memcpy(in->typed_input_tensor<int8_t>(0), a, 4);
+    std::memcpy(in->typed_input_tensor<int8_t>(1), b, 4);
+  });
+}
+
+// fuzz_model crash-050e0676: the flatbuffers verifier checks only a vector's 4-byte length
+// prefix, so a file could place QuantizationParameters.zero_point ([long]) at a 4-byte
+// boundary and the verifier's range check and the interpreter builder read it with an
+// unaligned int64 load (UBSan: "load of misaligned address ... for type 'const long'").
+// Reproduced here by loading a valid model from a buffer 4 bytes off 8-byte alignment:
+// every zero point is then misaligned. Now the zero points are read with memcpy.
+TEST(Security_FuzzFindings, MisalignedInt64ZeroPoints) {
+  const std::vector<uint8_t> bytes = Int8AddModel();
+  const Outcome aligned = RunAt(bytes.data(), bytes.size());
+  ASSERT_EQ(aligned.stage, Stage::kOk) << aligned.error;
+
+  MisalignedCopy copy(bytes);
+  ASSERT_EQ(reinterpret_cast<uintptr_t>(copy.data) % 8, 4u);
+  CaptureReporter reporter;
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(copy.data),
+                                                        copy.size, &reporter);
+  ASSERT_NE(model, nullptr) << reporter.text;
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  ASSERT_EQ(tflite::InterpreterBuilder(*model, resolver)(&interpreter), kTfLiteOk);
+  ASSERT_EQ(interpreter->AllocateTensors(), kTfLiteOk) << reporter.text;
+  EXPECT_EQ(interpreter->tensor(interpreter->inputs()[0])->params.zero_point, -3);
+  EXPECT_EQ(interpreter->tensor(interpreter->inputs()[1])->params.zero_point, 5);
+  EXPECT_EQ(interpreter->tensor(interpreter->outputs()[0])->params.zero_point, 7);
+  const int8_t a[4] = {-3, 1, 9, -128}, b[4] = {5, 7, -1, 127};
+  std::memcpy(interpreter->typed_input_tensor<int8_t>(0), a, 4);
+  std::memcpy(interpreter->typed_input_tensor<int8_t>(1), b, 4);
+  ASSERT_EQ(interpreter->Invoke(), kTfLiteOk) << reporter.text;
+  const int8_t* out = interpreter->typed_output_tensor<int8_t>(0);
+  EXPECT_EQ(std::vector<uint8_t>(out, out + 4), aligned.outputs[0]);
+}
+
+// The verifier's zero point range check reads the same misaligned vector.
+TEST(Security_FuzzFindings, MisalignedZeroPointStillRangeChecked) {
+  MisalignedCopy copy(Int8AddModel(/*zp_out=*/1000));
+  CaptureReporter reporter;
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(copy.data),
+                                                        copy.size, &reporter);
+  EXPECT_EQ(model, nullptr);
+  EXPECT_NE(reporter.text.find("zero point 1000 out of range [-128, 127]"), std::string::npos)
+      << reporter.text;
+}
+
+}  // namespace
+}  // namespace octet::security
