@@ -6,7 +6,10 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 packages=(build-essential cmake flatbuffers-compiler libflatbuffers-dev libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev python3 pkg-config
-          libcpuinfo-dev libpthreadpool-dev)
+          libcpuinfo-dev libpthreadpool-dev
+          clang libclang-rt-14-dev  # clang + libFuzzer: scripts/test.sh's fuzzing step
+          pybind11-dev python3-dev python3-numpy python3-pytest python3-pil  # Python module
+          python3-pip python3-venv)  # pip install --no-build-isolation . (in a venv)
 if [ "${1:-}" = "--cross" ]; then packages+=(g++-aarch64-linux-gnu qemu-user); fi
 missing=()
 for p in "${packages[@]}"; do
