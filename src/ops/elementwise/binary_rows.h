@@ -2,10 +2,13 @@
 // optimized kernels take: row r computes out[r * len, (r + 1) * len) from a + r * a_step and
 // b + r * b_step, each operand either `len` values or one value repeated (scalar flags).
 //
-// Covered: equal shapes; an operand with one value; an operand repeating along the leading
-// dimensions (a bias or normalization vector: [1, 192, 192, 3] - [1, 1, 1, 3]); an operand
-// constant along the trailing dimensions ([48, 48, 17] - [48, 48, 1]). Other broadcasts stay
-// on the reference kernels.
+// Covered: every broadcast with a split point s where each operand, on the dimensions before
+// s, either equals the output or is all 1s (then it repeats from row to row), and on the
+// dimensions from s on either equals the output or is all 1s (then one value per row). That
+// includes equal shapes, single values, a vector repeating along leading dimensions
+// ([1, 192, 192, 3] - [1, 1, 1, 3]), an operand constant along trailing ones
+// ([48, 48, 17] - [48, 48, 1]) and outer-product shapes ([48, 48, 1] - [1, 17]). Other
+// broadcasts (a middle dimension) stay on the reference kernels.
 #pragma once
 
 #include <algorithm>
@@ -30,55 +33,53 @@ struct BinaryRows {
 };
 
 // The plan for `a` op `b` -> `out` (shapes as given, any ranks), or false when the broadcast is
-// none of the covered kinds.
+// not covered. The longest rows win (the first split point that works).
 inline bool PlanBinaryRows(const Shape& a_shape, const Shape& b_shape, const Shape& out_shape,
                            BinaryRows* plan) {
-  const int64_t n = out_shape.FlatSize();
-  const int64_t na = a_shape.FlatSize(), nb = b_shape.FlatSize();
-  BinaryRows p;
-  if (n == 0) return false;
-  if (na == n && nb == n) {
-    p.rows = 1;
-    p.len = n;
-  } else if ((na == 1 || nb == 1) && (na == n || nb == n)) {
-    p.rows = 1;
-    p.len = n;
-    p.a_scalar = na == 1 && n != 1;
-    p.b_scalar = nb == 1 && n != 1;
-  } else {
-    const int rank = out_shape.rank();
-    if (a_shape.rank() > rank || b_shape.rank() > rank) return false;
-    const bool a_full = na == n;
-    if (!a_full && nb != n) return false;  // both broadcast: not covered
-    const Shape small = (a_full ? b_shape : a_shape).Extended(rank);
-    // The split point k: the small operand matches the output on one side of it and is 1 on
-    // the other.
-    int k = 0;
-    while (k < rank && small.dim(k) == 1) ++k;
-    bool trailing_match = true;
-    for (int i = k; i < rank; ++i)
-      trailing_match = trailing_match && small.dim(i) == out_shape.dim(i);
-    if (trailing_match) {  // repeats along the leading dims
-      p.len = out_shape.SizeBetween(k, rank);
-      p.rows = n / p.len;
-      (a_full ? p.a_step : p.b_step) = p.len;
-      p.repeated = a_full ? 2 : 1;
-    } else {
-      int j = rank;
-      while (j > 0 && small.dim(j - 1) == 1) --j;
-      for (int i = 0; i < j; ++i) {
-        if (small.dim(i) != out_shape.dim(i)) return false;
-      }
-      p.len = out_shape.SizeBetween(j, rank);  // constant along the trailing dims
-      p.rows = n / p.len;
-      p.a_step = a_full ? p.len : 1;
-      p.b_step = a_full ? 1 : p.len;
-      p.a_scalar = !a_full;
-      p.b_scalar = a_full;
+  const int rank = out_shape.rank();
+  if (out_shape.FlatSize() == 0 || a_shape.rank() > rank || b_shape.rank() > rank) return false;
+  const Shape a = a_shape.Extended(rank), b = b_shape.Extended(rank);
+  // How one operand reads at split point s; false when it cannot.
+  struct Side {
+    int64_t step;
+    bool scalar;
+  };
+  const auto side = [&](const Shape& x, int s, int64_t len, Side* out) {
+    bool lead_full = true, lead_ones = true, trail_full = true, trail_ones = true;
+    for (int i = 0; i < s; ++i) {
+      lead_full = lead_full && x.dim(i) == out_shape.dim(i);
+      lead_ones = lead_ones && x.dim(i) == 1;
     }
+    for (int i = s; i < rank; ++i) {
+      trail_full = trail_full && x.dim(i) == out_shape.dim(i);
+      trail_ones = trail_ones && x.dim(i) == 1;
+    }
+    if (!(lead_full || lead_ones) || !(trail_full || trail_ones)) return false;
+    out->scalar = !trail_full;
+    out->step = lead_full ? (trail_full ? len : 1) : 0;
+    return true;
+  };
+  for (int s = 0; s <= rank; ++s) {
+    const int64_t len = out_shape.SizeBetween(s, rank);
+    Side sa, sb;
+    if (!side(a, s, len, &sa) || !side(b, s, len, &sb)) continue;
+    BinaryRows p;
+    p.rows = out_shape.SizeBetween(0, s);
+    p.len = len;
+    p.a_step = sa.step;
+    p.b_step = sb.step;
+    // A one-value operand in a single row is the scalar case of the kernels.
+    p.a_scalar = sa.scalar && len != 1;
+    p.b_scalar = sb.scalar && len != 1;
+    // A vector that every row reuses, against a full operand: tileable.
+    if (p.rows > 1 && !p.a_scalar && !p.b_scalar) {
+      if (sa.step == 0 && sb.step == len) p.repeated = 1;
+      if (sb.step == 0 && sa.step == len) p.repeated = 2;
+    }
+    *plan = p;
+    return true;
   }
-  *plan = p;
-  return true;
+  return false;
 }
 
 // Runs the plan: call(a, b, out, count, a_scalar, b_scalar) on contiguous pieces, split over

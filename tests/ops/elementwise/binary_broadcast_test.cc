@@ -1,8 +1,8 @@
 // ADD / SUB / MUL (and float DIV) broadcasts on the optimized kernels (PlanBinaryRows +
 // RunBinaryRows) against the reference path: random shapes of every covered kind (equal,
 // single value, a vector repeating along leading dims, an operand constant along trailing
-// dims), either operand the small one, ranks that differ, short vectors tiled with a
-// remainder; int8, uint8 and float; byte- or bit-identical on every path this CPU runs.
+// dims, outer products), either operand the small one, ranks that differ, short vectors tiled with
+// a remainder; int8, uint8 and float; byte- or bit-identical on every path this CPU runs.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -42,13 +42,18 @@ TEST(BinaryRows, PlansTheCoveredBroadcasts) {
   EXPECT_EQ(p.rows, 48 * 48);
   EXPECT_EQ(p.len, 17);
   EXPECT_TRUE(p.b_scalar);
-  // Both operands broadcast, or a middle dimension broadcast: not covered.
-  EXPECT_FALSE(PlanBinaryRows(Shape{4, 1}, Shape{1, 5}, Shape{4, 5}, &p));
+  // An outer product: a value per row against a vector every row reuses.
+  ASSERT_TRUE(PlanBinaryRows(Shape{48, 48, 1}, Shape{1, 17}, Shape{48, 48, 17}, &p));
+  EXPECT_EQ(p.rows, 48 * 48);
+  EXPECT_TRUE(p.a_scalar);
+  EXPECT_EQ(p.a_step, 1);
+  EXPECT_EQ(p.b_step, 0);
+  // A middle dimension broadcast: not covered.
   EXPECT_FALSE(PlanBinaryRows(Shape{2, 3, 4}, Shape{2, 1, 4}, Shape{2, 3, 4}, &p));
 }
 
 struct Case {
-  std::vector<int> big, small;
+  std::vector<int> big, small, out;
   bool small_first;
 };
 
@@ -71,6 +76,12 @@ Case RandomCase(std::mt19937& rng) {
     for (int i = k; i < rank; ++i) c.small[i] = 1;
   } else if (kind == 4) {  // uncovered: one middle dimension broadcast
     c.small[rng() % rank] = 1;
+  }
+  c.out = c.big;
+  if (kind == 5 && rank >= 2) {  // an outer product: [.., d, 1] op [1, .., e]
+    c.big.back() = 1;
+    c.small.assign(rank, 1);
+    c.small.back() = c.out.back();
   }
   c.small_first = rng() % 2;
   return c;
@@ -111,8 +122,8 @@ std::vector<T> Run(int code, const TfLiteRegistration* reg, const Case& c, const
   const int i2 =
       kQuant ? m.AddInput({kType, second, {0.03f}, {zp + 5}}) : m.AddInput({kType, second});
   const int o = kQuant
-                    ? m.AddOutput({kType, c.big, {code == kTfLiteBuiltinMul ? 0.01f : 0.07f}, {zp}})
-                    : m.AddOutput({kType, c.big});
+                    ? m.AddOutput({kType, c.out, {code == kTfLiteBuiltinMul ? 0.01f : 0.07f}, {zp}})
+                    : m.AddOutput({kType, c.out});
   const TfLiteFusedActivation act = relu ? kTfLiteActRelu : kTfLiteActNone;
   if (code == kTfLiteBuiltinAdd) {
     TfLiteAddParams p{};
