@@ -56,7 +56,10 @@ inline std::vector<int> DecreasingOrder(const std::vector<float> &values) {
 
 // Greedy NMS of one score per box: boxes scoring >= score_threshold, by decreasing score,
 // each suppressing later boxes overlapping it by IoU > iou_threshold; at most
-// max_detections indices (into `boxes`) are returned, best first.
+// max_detections indices (into `boxes`) are returned, best first. The candidates are laid out
+// as arrays in score order so that the suppression pass, whose decision for each pair is
+// independent of the others, runs branch-free (the compiler vectorizes it); every IoU that
+// decides anything is computed exactly as IntersectionOverUnion computes it.
 inline std::vector<int> NonMaxSuppressionSingleClass(const std::vector<BoxCorner> &boxes,
                                                      const std::vector<float> &scores,
                                                      float score_threshold, float iou_threshold,
@@ -70,17 +73,35 @@ inline std::vector<int> NonMaxSuppressionSingleClass(const std::vector<BoxCorner
     }
   }
   const std::vector<int> order = DecreasingOrder(kept_scores);
-  std::vector<bool> active(order.size(), true);
+  const size_t n = order.size();
+  std::vector<float> ymin(n), xmin(n), ymax(n), xmax(n), area(n);
+  for (size_t k = 0; k < n; ++k) {
+    const BoxCorner &b = boxes[kept[order[k]]];
+    ymin[k] = b.ymin;
+    xmin[k] = b.xmin;
+    ymax[k] = b.ymax;
+    xmax[k] = b.xmax;
+    area[k] = (b.ymax - b.ymin) * (b.xmax - b.xmin);
+  }
+  std::vector<uint8_t> active(n, 1);
   std::vector<int> selected;
-  for (size_t i = 0; i < order.size(); ++i) {
+  for (size_t i = 0; i < n; ++i) {
     if (static_cast<int>(selected.size()) >= max_detections) break;
     if (!active[i]) continue;
-    const int bi = kept[order[i]];
-    selected.push_back(bi);
-    for (size_t j = i + 1; j < order.size(); ++j) {
-      if (active[j] && IntersectionOverUnion(boxes[bi], boxes[kept[order[j]]]) > iou_threshold) {
-        active[j] = false;
-      }
+    selected.push_back(kept[order[i]]);
+    const float ay0 = ymin[i], ax0 = xmin[i], ay1 = ymax[i], ax1 = xmax[i], a_area = area[i];
+    // With a box of no area the IoU is 0: suppression then only if 0 > iou_threshold.
+    const unsigned zero_suppresses = 0.0f > iou_threshold;
+    const unsigned a_degenerate = a_area <= 0;
+    for (size_t j = i + 1; j < n; ++j) {
+      const float ih = std::max(std::min(ay1, ymax[j]) - std::max(ay0, ymin[j]), 0.0f);
+      const float iw = std::max(std::min(ax1, xmax[j]) - std::max(ax0, xmin[j]), 0.0f);
+      const float inter = ih * iw;
+      const float ratio = inter / (a_area + area[j] - inter);
+      const unsigned degenerate = a_degenerate | static_cast<unsigned>(area[j] <= 0);
+      const unsigned suppress = (degenerate & zero_suppresses) |
+                                ((degenerate ^ 1u) & static_cast<unsigned>(ratio > iou_threshold));
+      active[j] = static_cast<uint8_t>(active[j] & (suppress ^ 1u));
     }
   }
   return selected;
@@ -112,13 +133,20 @@ inline void FastNms(const std::vector<BoxCorner> &boxes, const float *scores, in
   const int per_anchor = std::min(p.max_classes_per_detection, p.num_classes);
   std::vector<std::vector<int>> best_classes(num_boxes);
   std::vector<float> max_scores(num_boxes);
+  std::vector<float> class_scores(static_cast<size_t>(p.num_classes));
   for (int b = 0; b < num_boxes; ++b) {
     const float *row = scores + static_cast<int64_t>(b) * stride + label_offset;
-    std::vector<float> class_scores(row, row + p.num_classes);
-    std::vector<int> order = DecreasingOrder(class_scores);
-    order.resize(per_anchor);
-    best_classes[b] = order;
-    max_scores[b] = row[order[0]];
+    if (per_anchor == 1) {  // the first of the highest scores, as the stable order puts first
+      int best = 0;
+      for (int c = 1; c < p.num_classes; ++c) best = row[c] > row[best] ? c : best;
+      best_classes[b].assign(1, best);
+    } else {
+      class_scores.assign(row, row + p.num_classes);
+      std::vector<int> order = DecreasingOrder(class_scores);
+      order.resize(per_anchor);
+      best_classes[b] = std::move(order);
+    }
+    max_scores[b] = row[best_classes[b][0]];
   }
   const std::vector<int> selected = NonMaxSuppressionSingleClass(
       boxes, max_scores, p.score_threshold, p.iou_threshold, p.max_detections);
