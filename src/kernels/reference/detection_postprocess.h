@@ -43,9 +43,8 @@ inline float IntersectionOverUnion(const BoxCorner &a, const BoxCorner &b) {
   return inter / (area_a + area_b - inter);
 }
 
-// Indices of `values` by decreasing value; equal values keep index order (stable). TFLite
-// Micro's sorts order ties the same way (a stable merge sort, and a partial sort whose
-// comparator breaks ties by index); TFLite's std::partial_sort leaves them unspecified.
+// Indices of `values` by decreasing value; equal values keep index order (stable), as
+// TFLite's DecreasingArgSort (NMS candidates) does.
 inline std::vector<int> DecreasingOrder(const std::vector<float> &values) {
   std::vector<int> order(values.size());
   std::iota(order.begin(), order.end(), 0);
@@ -107,6 +106,24 @@ inline std::vector<int> NonMaxSuppressionSingleClass(const std::vector<BoxCorner
   return selected;
 }
 
+// TFLite's DecreasingPartialArgSort: the first `k` indices of `values` by decreasing value.
+// For k = 1 the first maximum; otherwise std::partial_sort of 0..n-1, which leaves ties in
+// whatever order that algorithm does: the order TFLite (built with the same C++ library)
+// reports for tied scores, where TFLite Micro's stable sort differs.
+inline std::vector<int> DecreasingPartialOrder(const float *values, int n, int k) {
+  if (k == 1) {
+    int best = 0;
+    for (int i = 1; i < n; ++i) best = values[i] > values[best] ? i : best;
+    return {best};
+  }
+  std::vector<int> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                    [values](int i, int j) { return values[i] > values[j]; });
+  order.resize(static_cast<size_t>(k));
+  return order;
+}
+
 struct NmsParams {
   int max_detections = 0;
   int max_classes_per_detection = 0;  // fast NMS
@@ -133,19 +150,9 @@ inline void FastNms(const std::vector<BoxCorner> &boxes, const float *scores, in
   const int per_anchor = std::min(p.max_classes_per_detection, p.num_classes);
   std::vector<std::vector<int>> best_classes(num_boxes);
   std::vector<float> max_scores(num_boxes);
-  std::vector<float> class_scores(static_cast<size_t>(p.num_classes));
   for (int b = 0; b < num_boxes; ++b) {
     const float *row = scores + static_cast<int64_t>(b) * stride + label_offset;
-    if (per_anchor == 1) {  // the first of the highest scores, as the stable order puts first
-      int best = 0;
-      for (int c = 1; c < p.num_classes; ++c) best = row[c] > row[best] ? c : best;
-      best_classes[b].assign(1, best);
-    } else {
-      class_scores.assign(row, row + p.num_classes);
-      std::vector<int> order = DecreasingOrder(class_scores);
-      order.resize(per_anchor);
-      best_classes[b] = std::move(order);
-    }
+    best_classes[b] = DecreasingPartialOrder(row, p.num_classes, per_anchor);
     max_scores[b] = row[best_classes[b][0]];
   }
   const std::vector<int> selected = NonMaxSuppressionSingleClass(
@@ -180,13 +187,18 @@ inline void RegularNms(const std::vector<BoxCorner> &boxes, const float *scores,
     }
     const std::vector<int> selected = NonMaxSuppressionSingleClass(
         boxes, class_scores, p.score_threshold, p.iou_threshold, p.detections_per_class);
-    // Merge: previous best first, then this class's picks, by decreasing score (stable).
+    // Merge as TFLite: the previous best first, then this class's picks, and the top
+    // max_detections of that list by TFLite's partial sort.
     std::vector<Candidate> merged = best;
     for (int b : selected) merged.push_back({b, c, class_scores[b]});
-    std::stable_sort(merged.begin(), merged.end(),
-                     [](const Candidate &x, const Candidate &y) { return x.score > y.score; });
-    if (static_cast<int>(merged.size()) > p.max_detections) merged.resize(p.max_detections);
-    best = merged;
+    std::vector<float> merged_scores;
+    for (const Candidate &m : merged) merged_scores.push_back(m.score);
+    const int n = static_cast<int>(merged.size());
+    const std::vector<int> top =
+        n == 0 ? std::vector<int>()
+               : DecreasingPartialOrder(merged_scores.data(), n, std::min(n, p.max_detections));
+    best.clear();
+    for (int i : top) best.push_back(merged[static_cast<size_t>(i)]);
   }
   for (size_t i = 0; i < best.size(); ++i) {
     out->boxes[i] = boxes[best[i].box];
