@@ -25,6 +25,7 @@
 #include <string>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "delegates/xnnpack/xnnpack_builder.h"
@@ -80,6 +81,9 @@ struct Kernel {
     int tensor;
     uint32_t id;
     std::vector<int> dims;  // the shape the runtime was built for
+    // Set for a result no one reads (an output of a partition node that neither the
+    // partition nor the graph consumes): XNNPACK still needs memory to write it to.
+    std::vector<uint8_t> discard;
   };
   OwnedBuffers owned;  // delegate-made constants; outlive the runtime
   RuntimePtr runtime;
@@ -111,6 +115,28 @@ bool BuildKernel(TfLiteContext* ctx, const TfLiteIntArray& nodes, const TfLiteIn
     if (fresh) ++next_id;
     it->second.flags |= XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
   }
+  // Results no node of the partition reads and no one outside either: XNNPACK leaves such
+  // internal values without memory (and asserts when it sets the runtime up), so they become
+  // external outputs bound to a buffer of the kernel's own.
+  std::unordered_set<int> consumed;
+  for (int i = 0; i < nodes.size; ++i) {
+    TfLiteNode* node = nullptr;
+    TfLiteRegistration* reg = nullptr;
+    if (ctx->GetNodeAndRegistration(ctx, nodes.data[i], &node, &reg) != kTfLiteOk) continue;
+    for (int k = 0; k < node->inputs->size; ++k) consumed.insert(node->inputs->data[k]);
+  }
+  std::unordered_set<int> discarded;
+  for (int i = 0; i < nodes.size; ++i) {
+    TfLiteNode* node = nullptr;
+    TfLiteRegistration* reg = nullptr;
+    if (ctx->GetNodeAndRegistration(ctx, nodes.data[i], &node, &reg) != kTfLiteOk) continue;
+    for (int k = 0; k < node->outputs->size; ++k) {
+      const int t = node->outputs->data[k];
+      if (TensorAt(ctx, t) == nullptr || consumed.count(t) || externals.count(t)) continue;
+      externals[t] = {next_id++, XNN_VALUE_FLAG_EXTERNAL_OUTPUT};
+      discarded.insert(t);
+    }
+  }
 
   SubgraphPtr subgraph = NewSubgraph(next_id);
   if (!subgraph) return fail("cannot create a subgraph");
@@ -131,7 +157,9 @@ bool BuildKernel(TfLiteContext* ctx, const TfLiteIntArray& nodes, const TfLiteIn
       }
       continue;
     }
-    kernel->externals.push_back({tensor, value.id, Dims(ctx->tensors[tensor])});
+    Kernel::External e{tensor, value.id, Dims(ctx->tensors[tensor]), {}};
+    if (discarded.count(tensor)) e.discard.resize(std::max<size_t>(ctx->tensors[tensor].bytes, 1));
+    kernel->externals.push_back(std::move(e));
   }
   xnn_runtime_t runtime = nullptr;
   if (xnn_create_runtime_v2(subgraph.get(), pool, 0, &runtime) != xnn_status_success) {
@@ -204,8 +232,9 @@ TfLiteStatus KernelInvoke(TfLiteContext* ctx, TfLiteNode* node) {
   if (kernel == nullptr) return kTfLiteError;
   std::vector<xnn_external_value> values;
   values.reserve(kernel->externals.size());
-  for (const Kernel::External& e : kernel->externals) {
-    void* data = ctx->tensors[e.tensor].data.raw;
+  for (Kernel::External& e : kernel->externals) {
+    void* data = e.discard.empty() ? static_cast<void*>(ctx->tensors[e.tensor].data.raw)
+                                   : static_cast<void*>(e.discard.data());
     if (data == nullptr) {
       ctx->ReportError(ctx, "XNNPACK delegate: tensor %d has no buffer", e.tensor);
       return kTfLiteError;
