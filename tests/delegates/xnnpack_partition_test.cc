@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -22,7 +23,8 @@ struct Outcome {
   TfLiteStatus status = kTfLiteError;
 };
 
-// Builds, optionally delegates, allocates and invokes with input 0 = i * 5 - 120 bytes.
+// Builds, optionally delegates, allocates and invokes with input 0 = a float ramp, or the bytes
+// i * 5 - 120.
 Outcome RunModel(const std::vector<uint8_t>& bytes, bool with_delegate) {
   Outcome r;
   auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
@@ -35,7 +37,12 @@ Outcome RunModel(const std::vector<uint8_t>& bytes, bool with_delegate) {
   if (with_delegate && interp->ModifyGraphWithDelegate(delegate.get()) != kTfLiteOk) return r;
   if (interp->AllocateTensors() != kTfLiteOk) return r;
   TfLiteTensor* in = interp->input_tensor(0);
-  for (size_t i = 0; i < in->bytes; ++i) in->data.raw[i] = static_cast<char>(i * 5 - 120);
+  if (in->type == kTfLiteFloat32) {
+    for (size_t i = 0; i < in->bytes / 4; ++i)
+      in->data.f[i] = static_cast<float>(i % 17) * 0.25f - 2;
+  } else {
+    for (size_t i = 0; i < in->bytes; ++i) in->data.raw[i] = static_cast<char>(i * 5 - 120);
+  }
   r.status = interp->Invoke();
   for (int id : interp->execution_plan()) {
     r.delegated += interp->node_and_registration(id)->first.delegate != nullptr;
@@ -97,6 +104,38 @@ TEST(XnnpackPartitions, UnreadResultsInsideAPartition) {
   ASSERT_EQ(got.status, kTfLiteOk);
   EXPECT_EQ(got.delegated, 1);
   EXPECT_EQ(got.out, want.out);
+}
+
+// RESIZE_BILINEAR is delegated (as TFLite's XNNPACK delegate does; with it, Octet's XNNPACK
+// runs of MoveNet equal TFLite's default XNNPACK runs byte for byte) in each sampling mode,
+// and gives the built-in kernel's float results.
+TEST(XnnpackPartitions, ResizeBilinearModes) {
+  if (!OctetXnnpackAvailable()) GTEST_SKIP() << "built without XNNPACK";
+  const auto F = fb::TensorType_FLOAT32;
+  for (int mode = 0; mode < 3; ++mode) {  // legacy, align_corners, half_pixel_centers
+    octet::format::ModelBuilder b;
+    const int resize = b.AddOperatorCode(fb::BuiltinOperator_RESIZE_BILINEAR);
+    const int x = b.AddTensor(F, {1, 3, 5, 2}, "x");
+    const int size = b.AddConstTensor<int32_t>(fb::TensorType_INT32, {2}, {7, 4}, "size");
+    const int y = b.AddTensor(F, {1, 7, 4, 2}, "y");
+    const octet::format::BuiltOptions options{
+        fb::BuiltinOptions_ResizeBilinearOptions,
+        fb::CreateResizeBilinearOptions(b.fbb(), mode == 1, mode == 2).Union()};
+    b.AddOperator(resize, {x, size}, {y}, options);
+    b.SetInputs({x});
+    b.SetOutputs({y});
+    const std::vector<uint8_t> bytes = b.Finish();
+    const Outcome want = RunModel(bytes, false);
+    const Outcome got = RunModel(bytes, true);
+    ASSERT_EQ(got.status, kTfLiteOk) << "mode " << mode;
+    EXPECT_EQ(got.delegated, 1) << "mode " << mode;
+    ASSERT_EQ(got.out.size(), want.out.size());
+    std::vector<float> a(got.out.size() / 4), c(want.out.size() / 4);
+    std::memcpy(a.data(), got.out.data(), got.out.size());
+    std::memcpy(c.data(), want.out.data(), want.out.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      EXPECT_NEAR(a[i], c[i], 1e-4f) << "mode " << mode << " " << i;
+  }
 }
 
 }  // namespace
