@@ -74,8 +74,8 @@ void TableSoftmaxInt8(const SoftmaxExpTable& table, int64_t outer, int depth, co
         out[c] = static_cast<OutT>(kOutMin);
         continue;
       }
-      const int32_t unsat =
-          quant::RoundingDivideByPOT((shifted_scale * F0::FromRaw(table.exp[d])).raw(), exponent);
+      const int32_t unsat = reference::SoftmaxRoundingShift(
+          (shifted_scale * F0::FromRaw(table.exp[d])).raw(), exponent);
       out[c] = static_cast<OutT>(std::max(std::min(unsat + kOutMin, kOutMax), kOutMin));
     }
   }
