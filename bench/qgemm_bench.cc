@@ -23,7 +23,8 @@ struct Layer {
   int in_h, in_w, in_c, out_c, kernel, stride;
 };
 
-// The int8 CONV_2D layers of MobileNetV2 1.0/224 (each shape once) and ResNet8's 3x3s.
+// The int8 CONV_2D layers of MobileNetV2 1.0/224 (each shape once), ResNet8's 3x3s, and
+// single-row GEMMs.
 const Layer kLayers[] = {
     {"mbv2_conv0_3x3s2", 224, 224, 3, 32, 3, 2},
     {"mbv2_112_32to16", 112, 112, 32, 16, 1, 1},
@@ -41,6 +42,10 @@ const Layer kLayers[] = {
     {"resnet8_32_16to16_3x3", 32, 32, 16, 16, 3, 1},
     {"resnet8_16_32to32_3x3", 16, 16, 32, 32, 3, 1},
     {"resnet8_8_64to64_3x3", 8, 8, 64, 64, 3, 1},
+    // FULLY_CONNECTED with batch 1 (a 1x1 image): MobileNetV2's classifier, ToyCar's layers.
+    {"fc_1280to1001", 1, 1, 1280, 1001, 1, 1},
+    {"fc_640to128", 1, 1, 640, 128, 1, 1},
+    {"fc_128to640", 1, 1, 128, 640, 1, 1},
 };
 
 void QConv(benchmark::State& state, const Layer& layer, cpu::Isa isa, int threads) {

@@ -643,7 +643,9 @@ TfLiteStatus Subgraph::AllocateTensors() {
   octet::SubgraphGraphInfo info(this);
   planner_->Plan(info, first_unprepared_node_);
   needs_allocation_ = false;
-  return kTfLiteOk;
+  // As TFLite: variable tensors (RNN/LSTM state) start from their reset value after every
+  // (re)allocation.
+  return ResetVariableTensors();
 }
 
 TfLiteStatus Subgraph::Invoke() {
@@ -679,9 +681,13 @@ TfLiteStatus Subgraph::Invoke() {
   return kTfLiteOk;
 }
 
+// TFLite's reset value: zero, except int8 tensors, which hold their zero point (the real
+// value 0; an int8 LSTM's hidden state with a non-zero zero point depends on it).
 TfLiteStatus Subgraph::ResetVariableTensors() {
   for (TfLiteTensor& t : tensors_) {
-    if (t.is_variable && t.data.raw != nullptr && t.bytes > 0) std::memset(t.data.raw, 0, t.bytes);
+    if (!t.is_variable || t.data.raw == nullptr || t.bytes == 0) continue;
+    const int value = t.type == kTfLiteInt8 ? t.params.zero_point : 0;
+    std::memset(t.data.raw, value, t.bytes);
   }
   return kTfLiteOk;
 }

@@ -25,6 +25,7 @@
 #include <string>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "delegates/xnnpack/xnnpack_builder.h"
@@ -73,15 +74,6 @@ struct Delegate {
 
 Delegate* FromHandle(TfLiteDelegate* d) { return static_cast<Delegate*>(d->data_); }
 
-// Per-node check: our rules and XNNPACK's define-time validation, in a throwaway subgraph.
-bool IsNodeSupported(TfLiteContext* ctx, const TfLiteNode& node, const TfLiteRegistration& reg) {
-  SubgraphPtr scratch = NewSubgraph(0);
-  if (!scratch) return false;
-  OwnedBuffers owned;
-  Builder b(ctx, scratch.get(), nullptr, &owned);
-  return NodeToXnn(ctx, node, reg, b);
-}
-
 // ---- the delegate kernel: one per partition --------------------------------------------------
 
 struct Kernel {
@@ -89,6 +81,9 @@ struct Kernel {
     int tensor;
     uint32_t id;
     std::vector<int> dims;  // the shape the runtime was built for
+    // Set for a result no one reads (an output of a partition node that neither the
+    // partition nor the graph consumes): XNNPACK still needs memory to write it to.
+    std::vector<uint8_t> discard;
   };
   OwnedBuffers owned;  // delegate-made constants; outlive the runtime
   RuntimePtr runtime;
@@ -96,56 +91,99 @@ struct Kernel {
   std::vector<xnn_external_value> bound;  // what the runtime was last set up with
 };
 
-void* KernelInit(TfLiteContext* ctx, const char* buffer, size_t) {
-  const auto* params = reinterpret_cast<const TfLiteDelegateParams*>(buffer);
-  Delegate* delegate = FromHandle(params->delegate);
-  auto kernel = std::make_unique<Kernel>();
-
-  // External ids for the partition's boundary: run-time inputs, then outputs.
+// Builds `nodes` into one XNNPACK subgraph whose external values are the boundary tensors
+// `inputs` (run-time ones; constants are baked in) and `outputs`, and creates its runtime
+// on `pool`. On failure returns false, with a message when `report` is set.
+bool BuildKernel(TfLiteContext* ctx, const TfLiteIntArray& nodes, const TfLiteIntArray& inputs,
+                 const TfLiteIntArray& outputs, pthreadpool_t pool, bool report, Kernel* kernel) {
+  const auto fail = [&](const std::string& message) {
+    if (report) ctx->ReportError(ctx, "XNNPACK delegate: %s", message.c_str());
+    return false;
+  };
   std::unordered_map<int, ExternalValue> externals;
   uint32_t next_id = 0;
-  for (int i = 0; i < params->input_tensors->size; ++i) {
-    const int t = params->input_tensors->data[i];
+  for (int i = 0; i < inputs.size; ++i) {
+    const int t = inputs.data[i];
     const TfLiteTensor* tensor = TensorAt(ctx, t);
     if (tensor == nullptr || IsConstant(*tensor) || externals.count(t)) continue;
     externals[t] = {next_id++, XNN_VALUE_FLAG_EXTERNAL_INPUT};
   }
-  for (int i = 0; i < params->output_tensors->size; ++i) {
-    const int t = params->output_tensors->data[i];
+  for (int i = 0; i < outputs.size; ++i) {
+    const int t = outputs.data[i];
     if (TensorAt(ctx, t) == nullptr) continue;
     auto [it, fresh] = externals.try_emplace(t, ExternalValue{next_id, 0});
     if (fresh) ++next_id;
     it->second.flags |= XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
   }
-
-  SubgraphPtr subgraph = NewSubgraph(next_id);
-  if (!subgraph) {
-    ctx->ReportError(ctx, "XNNPACK delegate: cannot create a subgraph");
-    return nullptr;
-  }
-  Builder b(ctx, subgraph.get(), &externals, &kernel->owned);
-  for (int i = 0; i < params->nodes_to_replace->size; ++i) {
-    const int node_index = params->nodes_to_replace->data[i];
+  // Results no node of the partition reads and no one outside either: XNNPACK leaves such
+  // internal values without memory (and asserts when it sets the runtime up), so they become
+  // external outputs bound to a buffer of the kernel's own.
+  std::unordered_set<int> consumed;
+  for (int i = 0; i < nodes.size; ++i) {
     TfLiteNode* node = nullptr;
     TfLiteRegistration* reg = nullptr;
-    if (ctx->GetNodeAndRegistration(ctx, node_index, &node, &reg) != kTfLiteOk ||
+    if (ctx->GetNodeAndRegistration(ctx, nodes.data[i], &node, &reg) != kTfLiteOk) continue;
+    for (int k = 0; k < node->inputs->size; ++k) consumed.insert(node->inputs->data[k]);
+  }
+  std::unordered_set<int> discarded;
+  for (int i = 0; i < nodes.size; ++i) {
+    TfLiteNode* node = nullptr;
+    TfLiteRegistration* reg = nullptr;
+    if (ctx->GetNodeAndRegistration(ctx, nodes.data[i], &node, &reg) != kTfLiteOk) continue;
+    for (int k = 0; k < node->outputs->size; ++k) {
+      const int t = node->outputs->data[k];
+      if (TensorAt(ctx, t) == nullptr || consumed.count(t) || externals.count(t)) continue;
+      externals[t] = {next_id++, XNN_VALUE_FLAG_EXTERNAL_OUTPUT};
+      discarded.insert(t);
+    }
+  }
+
+  SubgraphPtr subgraph = NewSubgraph(next_id);
+  if (!subgraph) return fail("cannot create a subgraph");
+  Builder b(ctx, subgraph.get(), &externals, &kernel->owned);
+  for (int i = 0; i < nodes.size; ++i) {
+    TfLiteNode* node = nullptr;
+    TfLiteRegistration* reg = nullptr;
+    if (ctx->GetNodeAndRegistration(ctx, nodes.data[i], &node, &reg) != kTfLiteOk ||
         !NodeToXnn(ctx, *node, *reg, b)) {
-      ctx->ReportError(ctx, "XNNPACK delegate: cannot express node %d in XNNPACK", node_index);
-      return nullptr;
+      return fail("cannot express node " + std::to_string(nodes.data[i]) + " in XNNPACK");
     }
   }
   for (const auto& [tensor, value] : externals) {
     if (!b.IsDefined(tensor)) {
       // An output nobody defined would be garbage; an unused input is simply not bound.
       if (value.flags & XNN_VALUE_FLAG_EXTERNAL_OUTPUT) {
-        ctx->ReportError(ctx, "XNNPACK delegate: output tensor %d is not computed", tensor);
-        return nullptr;
+        return fail("output tensor " + std::to_string(tensor) + " is not computed");
       }
       continue;
     }
-    kernel->externals.push_back({tensor, value.id, Dims(ctx->tensors[tensor])});
+    Kernel::External e{tensor, value.id, Dims(ctx->tensors[tensor]), {}};
+    if (discarded.count(tensor)) e.discard.resize(std::max<size_t>(ctx->tensors[tensor].bytes, 1));
+    kernel->externals.push_back(std::move(e));
   }
+  xnn_runtime_t runtime = nullptr;
+  if (xnn_create_runtime_v2(subgraph.get(), pool, 0, &runtime) != xnn_status_success) {
+    return fail("cannot create the runtime");
+  }
+  kernel->runtime.reset(runtime);
+  return true;  // the subgraph is no longer needed once the runtime exists
+}
 
+// Per-node check: our rules, XNNPACK's define-time validation and its runtime creation (some
+// operator limits of XNNPACK show only there), for the node alone. A node that passes can
+// be part of any partition.
+bool IsNodeSupported(TfLiteContext* ctx, int node_index, const TfLiteNode& node) {
+  TfLiteIntArray* nodes = TfLiteIntArrayCreate(1);
+  nodes->data[0] = node_index;
+  Kernel trial;
+  const bool ok = BuildKernel(ctx, *nodes, *node.inputs, *node.outputs, nullptr, false, &trial);
+  TfLiteIntArrayFree(nodes);
+  return ok;
+}
+
+void* KernelInit(TfLiteContext* ctx, const char* buffer, size_t) {
+  const auto* params = reinterpret_cast<const TfLiteDelegateParams*>(buffer);
+  Delegate* delegate = FromHandle(params->delegate);
   // One pool per interpreter: XNNPACK runs on the built-in kernels' pthreadpool when the
   // context has Octet's, so partitions and built-in nodes never leave two pools spinning
   // against each other; the delegate's own pool serves other runtimes.
@@ -153,13 +191,12 @@ void* KernelInit(TfLiteContext* ctx, const char* buffer, size_t) {
   if (ThreadPool* shared = GetThreadPool(ctx)) {
     pool = static_cast<pthreadpool_t>(shared->native_handle());
   }
-  xnn_runtime_t runtime = nullptr;
-  if (xnn_create_runtime_v2(subgraph.get(), pool, 0, &runtime) != xnn_status_success) {
-    ctx->ReportError(ctx, "XNNPACK delegate: cannot create the runtime");
+  auto kernel = std::make_unique<Kernel>();
+  if (!BuildKernel(ctx, *params->nodes_to_replace, *params->input_tensors, *params->output_tensors,
+                   pool, true, kernel.get())) {
     return nullptr;
   }
-  kernel->runtime.reset(runtime);
-  return kernel.release();  // the subgraph is no longer needed once the runtime exists
+  return kernel.release();
 }
 
 void KernelFree(TfLiteContext*, void* buffer) { delete static_cast<Kernel*>(buffer); }
@@ -195,8 +232,9 @@ TfLiteStatus KernelInvoke(TfLiteContext* ctx, TfLiteNode* node) {
   if (kernel == nullptr) return kTfLiteError;
   std::vector<xnn_external_value> values;
   values.reserve(kernel->externals.size());
-  for (const Kernel::External& e : kernel->externals) {
-    void* data = ctx->tensors[e.tensor].data.raw;
+  for (Kernel::External& e : kernel->externals) {
+    void* data = e.discard.empty() ? static_cast<void*>(ctx->tensors[e.tensor].data.raw)
+                                   : static_cast<void*>(e.discard.data());
     if (data == nullptr) {
       ctx->ReportError(ctx, "XNNPACK delegate: tensor %d has no buffer", e.tensor);
       return kTfLiteError;
@@ -234,7 +272,7 @@ TfLiteStatus DelegatePrepare(TfLiteContext* ctx, TfLiteDelegate* handle) {
     if (ctx->GetNodeAndRegistration(ctx, plan->data[i], &node, &reg) != kTfLiteOk) {
       return kTfLiteError;
     }
-    if (IsNodeSupported(ctx, *node, *reg)) supported.push_back(plan->data[i]);
+    if (IsNodeSupported(ctx, plan->data[i], *node)) supported.push_back(plan->data[i]);
   }
   if (supported.empty()) return kTfLiteOk;
 

@@ -405,6 +405,37 @@ bool VisitConvert(TfLiteContext* ctx, const TfLiteNode& node, bool quantize, Bui
          Ok(xnn_define_convert(b.subgraph(), in_id, out_id, 0));
 }
 
+// RESIZE_BILINEAR to a constant size: half-pixel centres, align_corners, or TensorFlow's
+// legacy (neither) sampling, float or 8-bit (input and output share quantization).
+bool VisitResizeBilinear(TfLiteContext* ctx, const TfLiteNode& node, Builder& b) {
+  const auto* params = static_cast<const TfLiteResizeBilinearParams*>(node.builtin_data);
+  const int in = InputIndex(node, 0), size = InputIndex(node, 1), out = OutputIndex(node, 0);
+  Numeric n;
+  if (params == nullptr || (params->align_corners && params->half_pixel_centers) ||
+      node.outputs->size != 1 || !ActivationNumeric(ctx, in, &n) || !IsActivation(ctx, out, n)) {
+    return false;
+  }
+  std::vector<int64_t> hw;
+  const std::vector<int> x = Dims(ctx->tensors[in]), y = Dims(ctx->tensors[out]);
+  if (!ReadConstantInts(ctx, size, &hw) || hw.size() != 2 || hw[0] <= 0 || hw[1] <= 0 ||
+      x.size() != 4 ||
+      y != std::vector<int>{x[0], static_cast<int>(hw[0]), static_cast<int>(hw[1]), x[3]}) {
+    return false;
+  }
+  if (n != Numeric::kFloat &&
+      (ctx->tensors[in].params.scale != ctx->tensors[out].params.scale ||
+       ctx->tensors[in].params.zero_point != ctx->tensors[out].params.zero_point)) {
+    return false;
+  }
+  const uint32_t flags = params->align_corners        ? XNN_FLAG_ALIGN_CORNERS
+                         : params->half_pixel_centers ? 0
+                                                      : XNN_FLAG_TENSORFLOW_LEGACY_MODE;
+  uint32_t in_id, out_id;
+  return b.Tensor(in, &in_id) && b.Tensor(out, &out_id) &&
+         Ok(xnn_define_static_resize_bilinear_2d(b.subgraph(), static_cast<size_t>(hw[0]),
+                                                 static_cast<size_t>(hw[1]), in_id, out_id, flags));
+}
+
 }  // namespace
 
 bool NodeToXnn(TfLiteContext* ctx, const TfLiteNode& node, const TfLiteRegistration& reg,
@@ -452,6 +483,8 @@ bool NodeToXnn(TfLiteContext* ctx, const TfLiteNode& node, const TfLiteRegistrat
       return VisitPad(ctx, node, b);
     case kTfLiteBuiltinMean:
       return VisitMean(ctx, node, b);
+    case kTfLiteBuiltinResizeBilinear:
+      return VisitResizeBilinear(ctx, node, b);
     case kTfLiteBuiltinQuantize:
       return VisitConvert(ctx, node, true, b);
     case kTfLiteBuiltinDequantize:

@@ -43,9 +43,8 @@ inline float IntersectionOverUnion(const BoxCorner &a, const BoxCorner &b) {
   return inter / (area_a + area_b - inter);
 }
 
-// Indices of `values` by decreasing value; equal values keep index order (stable). TFLite
-// Micro's sorts order ties the same way (a stable merge sort, and a partial sort whose
-// comparator breaks ties by index); TFLite's std::partial_sort leaves them unspecified.
+// Indices of `values` by decreasing value; equal values keep index order (stable), as
+// TFLite's DecreasingArgSort (NMS candidates) does.
 inline std::vector<int> DecreasingOrder(const std::vector<float> &values) {
   std::vector<int> order(values.size());
   std::iota(order.begin(), order.end(), 0);
@@ -56,7 +55,10 @@ inline std::vector<int> DecreasingOrder(const std::vector<float> &values) {
 
 // Greedy NMS of one score per box: boxes scoring >= score_threshold, by decreasing score,
 // each suppressing later boxes overlapping it by IoU > iou_threshold; at most
-// max_detections indices (into `boxes`) are returned, best first.
+// max_detections indices (into `boxes`) are returned, best first. The candidates are laid out
+// as arrays in score order so that the suppression pass, whose decision for each pair is
+// independent of the others, runs branch-free (the compiler vectorizes it); every IoU that
+// decides anything is computed exactly as IntersectionOverUnion computes it.
 inline std::vector<int> NonMaxSuppressionSingleClass(const std::vector<BoxCorner> &boxes,
                                                      const std::vector<float> &scores,
                                                      float score_threshold, float iou_threshold,
@@ -70,20 +72,56 @@ inline std::vector<int> NonMaxSuppressionSingleClass(const std::vector<BoxCorner
     }
   }
   const std::vector<int> order = DecreasingOrder(kept_scores);
-  std::vector<bool> active(order.size(), true);
+  const size_t n = order.size();
+  std::vector<float> ymin(n), xmin(n), ymax(n), xmax(n), area(n);
+  for (size_t k = 0; k < n; ++k) {
+    const BoxCorner &b = boxes[kept[order[k]]];
+    ymin[k] = b.ymin;
+    xmin[k] = b.xmin;
+    ymax[k] = b.ymax;
+    xmax[k] = b.xmax;
+    area[k] = (b.ymax - b.ymin) * (b.xmax - b.xmin);
+  }
+  std::vector<uint8_t> active(n, 1);
   std::vector<int> selected;
-  for (size_t i = 0; i < order.size(); ++i) {
+  for (size_t i = 0; i < n; ++i) {
     if (static_cast<int>(selected.size()) >= max_detections) break;
     if (!active[i]) continue;
-    const int bi = kept[order[i]];
-    selected.push_back(bi);
-    for (size_t j = i + 1; j < order.size(); ++j) {
-      if (active[j] && IntersectionOverUnion(boxes[bi], boxes[kept[order[j]]]) > iou_threshold) {
-        active[j] = false;
-      }
+    selected.push_back(kept[order[i]]);
+    const float ay0 = ymin[i], ax0 = xmin[i], ay1 = ymax[i], ax1 = xmax[i], a_area = area[i];
+    // With a box of no area the IoU is 0: suppression then only if 0 > iou_threshold.
+    const unsigned zero_suppresses = 0.0f > iou_threshold;
+    const unsigned a_degenerate = a_area <= 0;
+    for (size_t j = i + 1; j < n; ++j) {
+      const float ih = std::max(std::min(ay1, ymax[j]) - std::max(ay0, ymin[j]), 0.0f);
+      const float iw = std::max(std::min(ax1, xmax[j]) - std::max(ax0, xmin[j]), 0.0f);
+      const float inter = ih * iw;
+      const float ratio = inter / (a_area + area[j] - inter);
+      const unsigned degenerate = a_degenerate | static_cast<unsigned>(area[j] <= 0);
+      const unsigned suppress = (degenerate & zero_suppresses) |
+                                ((degenerate ^ 1u) & static_cast<unsigned>(ratio > iou_threshold));
+      active[j] = static_cast<uint8_t>(active[j] & (suppress ^ 1u));
     }
   }
   return selected;
+}
+
+// TFLite's DecreasingPartialArgSort: the first `k` indices of `values` by decreasing value.
+// For k = 1 the first maximum; otherwise std::partial_sort of 0..n-1, which leaves ties in
+// whatever order that algorithm does: the order TFLite (built with the same C++ library)
+// reports for tied scores, where TFLite Micro's stable sort differs.
+inline std::vector<int> DecreasingPartialOrder(const float *values, int n, int k) {
+  if (k == 1) {
+    int best = 0;
+    for (int i = 1; i < n; ++i) best = values[i] > values[best] ? i : best;
+    return {best};
+  }
+  std::vector<int> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                    [values](int i, int j) { return values[i] > values[j]; });
+  order.resize(static_cast<size_t>(k));
+  return order;
 }
 
 struct NmsParams {
@@ -114,11 +152,8 @@ inline void FastNms(const std::vector<BoxCorner> &boxes, const float *scores, in
   std::vector<float> max_scores(num_boxes);
   for (int b = 0; b < num_boxes; ++b) {
     const float *row = scores + static_cast<int64_t>(b) * stride + label_offset;
-    std::vector<float> class_scores(row, row + p.num_classes);
-    std::vector<int> order = DecreasingOrder(class_scores);
-    order.resize(per_anchor);
-    best_classes[b] = order;
-    max_scores[b] = row[order[0]];
+    best_classes[b] = DecreasingPartialOrder(row, p.num_classes, per_anchor);
+    max_scores[b] = row[best_classes[b][0]];
   }
   const std::vector<int> selected = NonMaxSuppressionSingleClass(
       boxes, max_scores, p.score_threshold, p.iou_threshold, p.max_detections);
@@ -152,13 +187,18 @@ inline void RegularNms(const std::vector<BoxCorner> &boxes, const float *scores,
     }
     const std::vector<int> selected = NonMaxSuppressionSingleClass(
         boxes, class_scores, p.score_threshold, p.iou_threshold, p.detections_per_class);
-    // Merge: previous best first, then this class's picks, by decreasing score (stable).
+    // Merge as TFLite: the previous best first, then this class's picks, and the top
+    // max_detections of that list by TFLite's partial sort.
     std::vector<Candidate> merged = best;
     for (int b : selected) merged.push_back({b, c, class_scores[b]});
-    std::stable_sort(merged.begin(), merged.end(),
-                     [](const Candidate &x, const Candidate &y) { return x.score > y.score; });
-    if (static_cast<int>(merged.size()) > p.max_detections) merged.resize(p.max_detections);
-    best = merged;
+    std::vector<float> merged_scores;
+    for (const Candidate &m : merged) merged_scores.push_back(m.score);
+    const int n = static_cast<int>(merged.size());
+    const std::vector<int> top =
+        n == 0 ? std::vector<int>()
+               : DecreasingPartialOrder(merged_scores.data(), n, std::min(n, p.max_detections));
+    best.clear();
+    for (int i : top) best.push_back(merged[static_cast<size_t>(i)]);
   }
   for (size_t i = 0; i < best.size(); ++i) {
     out->boxes[i] = boxes[best[i].box];

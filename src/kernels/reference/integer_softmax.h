@@ -27,6 +27,13 @@ struct QuantizedSoftmaxParams {
   int diff_min = 0;
 };
 
+// The probability's final rounding shift. With a sum of exps of 2^9 or more (many near-equal
+// logits) the exponent passes 31, where TFLite's shift is undefined; the exact result, a
+// non-negative int32 divided by 2^32 or more, rounds to 0.
+inline int32_t SoftmaxRoundingShift(int32_t x, int exponent) {
+  return exponent > 31 ? 0 : quant::RoundingDivideByPOT(x, exponent);
+}
+
 template <typename InT, typename OutT>
 void QuantizedSoftmax(const QuantizedSoftmaxParams& p, int64_t outer, int depth, const InT* input,
                       OutT* output) {
@@ -66,8 +73,8 @@ void QuantizedSoftmax(const QuantizedSoftmaxParams& p, int64_t outer, int depth,
       const int32_t diff = static_cast<int32_t>(in[c]) - max_in_row;
       if (diff >= p.diff_min) {
         const F0 exp_in_0 = fp::exp_on_negative_values(scaled(diff));
-        const int32_t unsat = quant::RoundingDivideByPOT((shifted_scale * exp_in_0).raw(),
-                                                         num_bits_over_unit + 31 - kOutBits);
+        const int32_t unsat = SoftmaxRoundingShift((shifted_scale * exp_in_0).raw(),
+                                                   num_bits_over_unit + 31 - kOutBits);
         const int32_t shifted = unsat + kOutMin;
         out[c] = static_cast<OutT>(std::max(std::min(shifted, kOutMax), kOutMin));
       } else {

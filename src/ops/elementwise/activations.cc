@@ -6,9 +6,12 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/lut/byte_table.h"
 #include "kernels/reference/broadcast.h"
 #include "kernels/reference/integer_elementwise.h"
 #include "kernels/shape.h"
+#include "octet/kernel_info.h"
 #include "ops/elementwise/elementwise_ops.h"
 #include "ops/elementwise/op_util.h"
 #include "ops/elementwise/unary_kernel.h"
@@ -41,31 +44,49 @@ void MapQuantized(const TfLiteTensor *in, TfLiteTensor *out, F f) {
                          tflite::GetTensorData<T>(out), f);
 }
 
+// One quantized activation value, as TFLite Micro computes it.
 template <Act kAct, typename T>
-void EvalQuantizedAct(const UnaryData &d, const TfLiteTensor *in, TfLiteTensor *out) {
+T QuantizedAct(const UnaryData &d, T x) {
   if constexpr (kAct == Act::kLogistic) {
     if constexpr (std::is_same_v<T, int16_t>) {
-      MapQuantized<T>(in, out, [&d](T x) { return integer::Logistic16(x, d.sigmoid16); });
+      return integer::Logistic16(x, d.sigmoid16);
     } else {
-      MapQuantized<T>(in, out, [&d](T x) { return integer::Logistic8<T>(x, d.sigmoid8); });
+      return integer::Logistic8<T>(x, d.sigmoid8);
     }
   } else if constexpr (kAct == Act::kTanh) {
     if constexpr (std::is_same_v<T, int16_t>) {
-      MapQuantized<T>(in, out, [&d](T x) { return integer::Tanh16(x, d.sigmoid16); });
+      return integer::Tanh16(x, d.sigmoid16);
     } else {
-      MapQuantized<T>(in, out, [&d](T x) { return integer::Tanh8<T>(x, d.sigmoid8); });
+      return integer::Tanh8<T>(x, d.sigmoid8);
     }
   } else if constexpr (kAct == Act::kRelu6) {
-    MapQuantized<T>(in, out, [&d](T x) {
-      return integer::ClampRaw<T>(x, d.requant.act_min, d.requant.act_max);
-    });
+    return integer::ClampRaw<T>(x, d.requant.act_min, d.requant.act_max);
   } else if constexpr (kAct == Act::kLeakyRelu) {
-    MapQuantized<T>(in, out, [&d](T x) { return integer::LeakyRelu<T>(x, d.leaky); });
+    return integer::LeakyRelu<T>(x, d.leaky);
   } else if constexpr (kAct == Act::kHardSwish) {
-    MapQuantized<T>(in, out, [&d](T x) { return integer::HardSwish<T>(x, d.hard_swish); });
+    return integer::HardSwish<T>(x, d.hard_swish);
   } else {  // RELU, RELU_N1_TO_1: rescale to the output, then clamp
-    MapQuantized<T>(in, out, [&d](T x) { return integer::Requantize<T, T>(x, d.requant); });
+    return integer::Requantize<T, T>(x, d.requant);
   }
+}
+
+template <Act kAct, typename T>
+void EvalQuantizedAct(const UnaryData &d, const TfLiteTensor *in, TfLiteTensor *out) {
+  MapQuantized<T>(in, out, [&d](T x) { return QuantizedAct<kAct, T>(d, x); });
+}
+
+// 8-bit inputs have 256 values: off the reference path, prepare tabulates QuantizedAct for
+// each (exact by construction) and invoke looks the bytes up.
+void EvalByteTable(const UnaryData &d, const TfLiteTensor *in, TfLiteTensor *out) {
+  optimized::ApplyByteTable(d.table, reinterpret_cast<const uint8_t *>(in->data.raw),
+                            reinterpret_cast<uint8_t *>(out->data.raw),
+                            static_cast<size_t>(tflite::NumElements(in)));
+}
+
+template <Act kAct, typename T>
+void FillActTable(UnaryData *d) {
+  optimized::FillByteTable<T, T>([d](T x) { return QuantizedAct<kAct, T>(*d, x); }, &d->table);
+  d->fn = EvalByteTable;
 }
 
 // round(value / scale) + zero_point clamped to T (TFLite Micro's FloatToQuantizedType).
@@ -224,6 +245,10 @@ TfLiteStatus PrepareAct(TfLiteContext *context, TfLiteNode *node, const char *op
     TF_LITE_KERNEL_LOG(context, "%s: input type %s is not supported", op, TypeName(input->type));
   }
   TF_LITE_ENSURE_STATUS(status);
+  if (input->type != kTfLiteInt16 && cpu::ActiveIsa() != cpu::Isa::kReference) {
+    input->type == kTfLiteInt8 ? FillActTable<kAct, int8_t>(d) : FillActTable<kAct, uint8_t>(d);
+    SetNodeKernelName(context, node, "byte_table");
+  }
   return ResizeOutput(context, output, Shape::Of(input));
 }
 

@@ -13,6 +13,7 @@
 #include "kernels/shape.h"
 #include "kernels/threads/cpu_backend_context.h"
 #include "octet/kernel_info.h"
+#include "ops/elementwise/binary_rows.h"
 #include "ops/elementwise/elementwise_ops.h"
 #include "ops/elementwise/op_util.h"
 #include "quant/quantization_util.h"
@@ -43,6 +44,7 @@ struct ArithData {
   const optimized::QBinaryKernel *qbinary = nullptr;
   const optimized::FBinaryKernel *fbinary = nullptr;
   optimized::QBinaryParams qparams{};
+  BinaryRows rows;  // how the optimized kernel walks the broadcast
 
   template <typename T>
   const ActivationBounds<T> &bounds() const {
@@ -107,26 +109,25 @@ TfLiteStatus EvalQuantized(TfLiteContext *, const ArithData &data, const TfLiteT
   return kTfLiteOk;
 }
 
-// Equal shapes or a single-value operand, on the optimized 8-bit kernel.
+// The broadcasts PlanBinaryRows covers, on the optimized 8-bit kernel.
 TfLiteStatus EvalQuantizedOptimized(TfLiteContext *context, const ArithData &data,
                                     const TfLiteTensor *input1, const TfLiteTensor *input2,
                                     TfLiteTensor *output) {
-  const auto *a = reinterpret_cast<const uint8_t *>(input1->data.raw);
-  const auto *b = reinterpret_cast<const uint8_t *>(input2->data.raw);
-  auto *out = reinterpret_cast<uint8_t *>(output->data.raw);
-  const size_t n = static_cast<size_t>(data.out_shape.FlatSize());
-  const bool a_scalar = data.shape1.FlatSize() == 1 && n != 1;
-  const bool b_scalar = data.shape2.FlatSize() == 1 && n != 1;
-  ParallelForChunks(GetThreadPool(context), n, kElementwiseChunk, [&](size_t begin, size_t end) {
-    optimized::QBinaryCall call;
-    call.a = a_scalar ? a : a + begin;
-    call.b = b_scalar ? b : b + begin;
-    call.out = out + begin;
-    call.n = end - begin;
-    call.a_scalar = a_scalar;
-    call.b_scalar = b_scalar;
-    data.qbinary->run(data.qparams, call);
-  });
+  RunBinaryRows(GetThreadPool(context), data.rows,
+                reinterpret_cast<const uint8_t *>(input1->data.raw),
+                reinterpret_cast<const uint8_t *>(input2->data.raw),
+                reinterpret_cast<uint8_t *>(output->data.raw),
+                [&data](const uint8_t *a, const uint8_t *b, uint8_t *out, size_t n, bool a_scalar,
+                        bool b_scalar) {
+                  optimized::QBinaryCall call;
+                  call.a = a;
+                  call.b = b;
+                  call.out = out;
+                  call.n = n;
+                  call.a_scalar = a_scalar;
+                  call.b_scalar = b_scalar;
+                  data.qbinary->run(data.qparams, call);
+                });
   return kTfLiteOk;
 }
 
@@ -144,31 +145,27 @@ constexpr optimized::FBinaryOp FBinaryOpOf(ArithOp op) {
   return optimized::FBinaryOp::kAdd;
 }
 
-// Float32 with equal shapes or a single-value operand, on the optimized float kernel (the
-// reference's expression, so the same bits).
+// Float32 broadcasts PlanBinaryRows covers, on the optimized float kernel (the reference's
+// expression, so the same bits).
 template <ArithOp kOp>
 TfLiteStatus EvalFloatOptimized(TfLiteContext *context, const ArithData &data,
                                 const TfLiteTensor *input1, const TfLiteTensor *input2,
                                 TfLiteTensor *output) {
-  const float *a = input1->data.f;
-  const float *b = input2->data.f;
-  float *out = output->data.f;
-  const size_t n = static_cast<size_t>(data.out_shape.FlatSize());
-  const bool a_scalar = data.shape1.FlatSize() == 1 && n != 1;
-  const bool b_scalar = data.shape2.FlatSize() == 1 && n != 1;
-  ParallelForChunks(GetThreadPool(context), n, kElementwiseChunk, [&](size_t begin, size_t end) {
-    optimized::FBinaryCall call;
-    call.op = FBinaryOpOf(kOp);
-    call.a = a_scalar ? a : a + begin;
-    call.b = b_scalar ? b : b + begin;
-    call.out = out + begin;
-    call.n = end - begin;
-    call.a_scalar = a_scalar;
-    call.b_scalar = b_scalar;
-    call.act_min = data.bounds_f32.min;
-    call.act_max = data.bounds_f32.max;
-    data.fbinary->run(call);
-  });
+  RunBinaryRows(
+      GetThreadPool(context), data.rows, input1->data.f, input2->data.f, output->data.f,
+      [&data](const float *a, const float *b, float *out, size_t n, bool a_scalar, bool b_scalar) {
+        optimized::FBinaryCall call;
+        call.op = FBinaryOpOf(kOp);
+        call.a = a;
+        call.b = b;
+        call.out = out;
+        call.n = n;
+        call.a_scalar = a_scalar;
+        call.b_scalar = b_scalar;
+        call.act_min = data.bounds_f32.min;
+        call.act_max = data.bounds_f32.max;
+        data.fbinary->run(call);
+      });
   return kTfLiteOk;
 }
 
@@ -176,25 +173,21 @@ template <ArithOp kOp>
 void ChooseFloatKernel(bool reference_only, ArithData *data) {
   data->fbinary = nullptr;
   if (reference_only) return;
-  const int64_t n1 = data->shape1.FlatSize(), n2 = data->shape2.FlatSize();
-  const int64_t n = data->out_shape.FlatSize();
-  if (!((n1 == n && n2 == n) || (n1 == 1 && n2 == n) || (n2 == 1 && n1 == n))) return;
+  if (!PlanBinaryRows(data->shape1, data->shape2, data->out_shape, &data->rows)) return;
   const optimized::FBinaryKernel *kernel = optimized::FBinaryKernelFor(cpu::ActiveIsa());
   if (kernel == nullptr) return;
   data->fbinary = kernel;
   data->eval = EvalFloatOptimized<kOp>;
 }
 
-// Chooses the optimized 8-bit kernel of the active path when the shapes allow it (equal, or
-// one operand a single value); the reference stays for other broadcasts and for int16.
+// Chooses the optimized 8-bit kernel of the active path when PlanBinaryRows covers the
+// broadcast; the reference stays for other broadcasts and for int16.
 template <ArithOp kOp>
 void ChooseQuantizedKernel(TfLiteType type, bool reference_only, ArithData *data) {
   data->qbinary = nullptr;
   if constexpr (kOp == ArithOp::kDiv) return;
   if (reference_only || (type != kTfLiteInt8 && type != kTfLiteUInt8)) return;
-  const int64_t n1 = data->shape1.FlatSize(), n2 = data->shape2.FlatSize();
-  const int64_t n = data->out_shape.FlatSize();
-  if (!((n1 == n && n2 == n) || (n1 == 1 && n2 == n) || (n2 == 1 && n1 == n))) return;
+  if (!PlanBinaryRows(data->shape1, data->shape2, data->out_shape, &data->rows)) return;
   const optimized::QBinaryKernel *kernel = optimized::QBinaryKernelFor(cpu::ActiveIsa());
   if (kernel == nullptr) return;
   optimized::QBinaryParams &q = data->qparams;

@@ -191,10 +191,10 @@ TfLiteStatus RequantizePrepare(TfLiteContext *context, TfLiteNode *node, const T
   if (input->type == kTfLiteInt8) fn = PickRequantize<int8_t>(output->type);
   if (input->type == kTfLiteUInt8) fn = PickRequantize<uint8_t>(output->type);
   if (input->type == kTfLiteInt16) fn = PickRequantize<int16_t>(output->type);
-  // TFLite Micro requantizes int8 -> int8/uint8/int16/int32, uint8 -> int8 and
-  // int16 -> int8/int16/int32.
+  // TFLite requantizes int8/uint8 -> int8/uint8 and int16 -> int8/int16; TFLite Micro adds
+  // int8 -> int16/int32 and int16 -> int32.
   const bool supported = (input->type == kTfLiteUInt8)
-                             ? output->type == kTfLiteInt8
+                             ? output->type == kTfLiteInt8 || output->type == kTfLiteUInt8
                              : output->type != kTfLiteUInt8 || input->type == kTfLiteInt8;
   if (fn == nullptr || !supported) {
     TF_LITE_KERNEL_LOG(context, "%s: requantizing %s to %s is not supported", kQuantize,

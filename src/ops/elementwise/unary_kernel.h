@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "kernels/optimized/lut/byte_table.h"
 #include "kernels/reference/activations.h"
 #include "kernels/reference/integer_elementwise.h"
 #include "ops/elementwise/op_util.h"
@@ -25,6 +26,7 @@ struct UnaryData {
   reference::integer::Sigmoid16Params sigmoid16;
   reference::integer::LeakyReluParams leaky;
   reference::integer::HardSwishParams hard_swish;
+  optimized::ByteTable table;  // 8-bit activations off the reference path
 };
 
 // Applies the scalar function F to every element.

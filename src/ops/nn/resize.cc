@@ -5,8 +5,11 @@
 
 #include <memory>
 
+#include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/resize/qresize_bilinear.h"
 #include "kernels/reference/integer_resize.h"
 #include "kernels/shape.h"
+#include "octet/kernel_info.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
@@ -30,6 +33,7 @@ struct OpData {
   reference::ResizeParams params;
   KernelFn kernel = nullptr;
   bool quantized = false;  // int8 / uint8 / int16, same params in and out
+  bool optimized = false;  // quantized bilinear off the reference path
 };
 
 template <bool kBilinear>
@@ -107,6 +111,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   }
   data->params.align_corners = align_corners;
   data->params.half_pixel_centers = half_pixel_centers;
+  data->optimized = kBilinear && data->quantized && cpu::ActiveIsa() != cpu::Isa::kReference;
+  if (data->optimized) SetNodeKernelName(context, node, "qresize_bilinear");
 
   if (!tflite::IsConstantTensor(size)) {
     tflite::SetTensorToDynamic(output);
@@ -117,7 +123,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 
 template <bool kBilinear, typename T>
 void RunQuantized(const OpData* data, const TfLiteTensor* input, TfLiteTensor* output) {
-  if (kBilinear) {
+  if (kBilinear && data->optimized) {
+    optimized::QuantizedResizeBilinear<T>(data->params, Shape::Of(input),
+                                          tflite::GetTensorData<T>(input), Shape::Of(output),
+                                          tflite::GetTensorData<T>(output));
+  } else if (kBilinear) {
     reference::QuantizedResizeBilinear<T>(data->params, Shape::Of(input),
                                           tflite::GetTensorData<T>(input), Shape::Of(output),
                                           tflite::GetTensorData<T>(output));

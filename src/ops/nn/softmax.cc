@@ -7,7 +7,10 @@
 #include <limits>
 #include <memory>
 
+#include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/lut/softmax_table.h"
 #include "kernels/reference/integer_softmax.h"
+#include "octet/kernel_info.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_util.h"
 #include "quant/fixed_point.h"
@@ -35,6 +38,8 @@ struct OpData {
   float table[256] = {};  // uint8: exp lookup table
   reference::QuantizedLogSoftmaxParams log_params;
   std::unique_ptr<reference::Int16SoftmaxParams> int16;  // SOFTMAX int16 → int16 LUTs
+  // SOFTMAX int8 → int8/int16 off the reference path: the exps of all 256 differences.
+  std::unique_ptr<optimized::SoftmaxExpTable> exp_table;
 };
 
 void* Init(TfLiteContext*, const char*, size_t) { return std::make_unique<OpData>().release(); }
@@ -133,6 +138,12 @@ TfLiteStatus PrepareQuantizedSoftmax(TfLiteContext* context, TfLiteNode* node, O
                                  &data->qparams.input_multiplier, &shift, {0, 31}));
   data->qparams.input_left_shift = shift;
   data->qparams.diff_min = -quant::fixed_point::CalculateInputRadius(kScaledDiffIntegerBits, shift);
+  data->exp_table.reset();
+  if (cpu::ActiveIsa() != cpu::Isa::kReference) {
+    data->exp_table = std::make_unique<optimized::SoftmaxExpTable>();
+    optimized::FillSoftmaxExpTable(data->qparams, data->exp_table.get());
+    SetNodeKernelName(context, node, "exp_table");
+  }
   return kTfLiteOk;
 }
 
@@ -216,6 +227,12 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     } else if (input->type == kTfLiteUInt8) {
       reference::TableSoftmaxUint8(data->table, data->output_scale, data->outer, data->depth,
                                    input->data.uint8, output->data.uint8);
+    } else if (data->exp_table && output->type == kTfLiteInt16) {
+      optimized::TableSoftmaxInt8(*data->exp_table, data->outer, data->depth, input->data.int8,
+                                  output->data.i16);
+    } else if (data->exp_table) {
+      optimized::TableSoftmaxInt8(*data->exp_table, data->outer, data->depth, input->data.int8,
+                                  output->data.int8);
     } else if (output->type == kTfLiteInt16) {
       reference::QuantizedSoftmax(data->qparams, data->outer, data->depth, input->data.int8,
                                   output->data.i16);
