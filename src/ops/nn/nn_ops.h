@@ -20,6 +20,7 @@ TfLiteRegistration* Register_AVERAGE_POOL_2D();
 TfLiteRegistration* Register_MAX_POOL_2D();
 TfLiteRegistration* Register_L2_POOL_2D();
 TfLiteRegistration* Register_SOFTMAX();
+TfLiteRegistration* Register_SOFTMAX_REF();  // the reference kernel pinned
 TfLiteRegistration* Register_LOG_SOFTMAX();
 TfLiteRegistration* Register_L2_NORMALIZATION();
 TfLiteRegistration* Register_LOCAL_RESPONSE_NORMALIZATION();

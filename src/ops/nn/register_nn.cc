@@ -45,6 +45,7 @@ void AddNnReferenceBuiltins(tflite::MutableOpResolver* resolver) {
       {tflite::BuiltinOperator_DEPTHWISE_CONV_2D, Register_DEPTHWISE_CONV_2D_REF, 7},
       {tflite::BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED_REF, 13},
       {tflite::BuiltinOperator_BATCH_MATMUL, Register_BATCH_MATMUL_REF, 4},
+      {tflite::BuiltinOperator_SOFTMAX, Register_SOFTMAX_REF, 3},
   };
   for (const NnBuiltin& b : pinned) resolver->AddBuiltin(b.op, b.registration(), 1, b.max_version);
 }

@@ -85,7 +85,9 @@ TfLiteStatus CheckInt16ProbabilityOutput(TfLiteContext* context, const char* op,
   return kTfLiteOk;
 }
 
-TfLiteStatus PrepareQuantizedSoftmax(TfLiteContext* context, TfLiteNode* node, OpData* data) {
+// `reference_only`: Register_SOFTMAX_REF (BuiltinRefOpResolver) keeps the reference kernel.
+TfLiteStatus PrepareQuantizedSoftmax(TfLiteContext* context, TfLiteNode* node, OpData* data,
+                                     bool reference_only) {
   constexpr char kOp[] = "SOFTMAX";
   const TfLiteTensor* input = tflite::GetInput(context, node, kInput);
   TfLiteTensor* output = tflite::GetOutput(context, node, kOutput);
@@ -139,7 +141,7 @@ TfLiteStatus PrepareQuantizedSoftmax(TfLiteContext* context, TfLiteNode* node, O
   data->qparams.input_left_shift = shift;
   data->qparams.diff_min = -quant::fixed_point::CalculateInputRadius(kScaledDiffIntegerBits, shift);
   data->exp_table.reset();
-  if (cpu::ActiveIsa() != cpu::Isa::kReference) {
+  if (!reference_only && cpu::ActiveIsa() != cpu::Isa::kReference) {
     data->exp_table = std::make_unique<optimized::SoftmaxExpTable>();
     optimized::FillSoftmaxExpTable(data->qparams, data->exp_table.get());
     SetNodeKernelName(context, node, "exp_table");
@@ -147,6 +149,7 @@ TfLiteStatus PrepareQuantizedSoftmax(TfLiteContext* context, TfLiteNode* node, O
   return kTfLiteOk;
 }
 
+template <bool kReferenceOnly>
 TfLiteStatus PrepareSoftmax(TfLiteContext* context, TfLiteNode* node) {
   constexpr char kOp[] = "SOFTMAX";
   auto* data = static_cast<OpData*>(node->user_data);
@@ -155,7 +158,7 @@ TfLiteStatus PrepareSoftmax(TfLiteContext* context, TfLiteNode* node) {
   data->beta = params->beta;
   TF_LITE_ENSURE_OK(context, PrepareRows(context, node, kOp, data, /*allow_quantized=*/true));
   if (!data->quantized) return kTfLiteOk;
-  return PrepareQuantizedSoftmax(context, node, data);
+  return PrepareQuantizedSoftmax(context, node, data, kReferenceOnly);
 }
 
 // TFLite's LOG_SOFTMAX int8 (TFLite Micro) / uint8: output params fixed at 16/256 with
@@ -258,7 +261,14 @@ namespace tflite::ops::builtin {
 TfLiteRegistration* Register_SOFTMAX() {
   namespace op = octet::ops::nn::softmax;
   static TfLiteRegistration r =
-      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareSoftmax, op::Eval<false>);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareSoftmax<false>, op::Eval<false>);
+  return &r;
+}
+
+TfLiteRegistration* Register_SOFTMAX_REF() {
+  namespace op = octet::ops::nn::softmax;
+  static TfLiteRegistration r =
+      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareSoftmax<true>, op::Eval<false>);
   return &r;
 }
 
