@@ -7,7 +7,11 @@
 #include <memory>
 #include <vector>
 
+#include "ops/nn/nn_ops.h"
 #include "security/hostile_model.h"
+#include "tensorflow/lite/builtin_ops.h"
+#include "tensorflow/lite/c/builtin_op_data.h"
+#include "util/op_model.h"
 
 namespace octet::security {
 namespace {
@@ -89,3 +93,24 @@ TEST(Security_FuzzFindings, MisalignedZeroPointStillRangeChecked) {
 
 }  // namespace
 }  // namespace octet::security
+
+// Found by CI's fuzz step: an int8 FULLY_CONNECTED whose input has zero rows took the
+// single-tile GEMM path, which indexed its row table at -1. Zero rows must compute nothing.
+namespace {
+
+TEST(Security_FuzzFindings, FullyConnectedWithZeroRows) {
+  octet::testing::OpModel m;
+  const int in = m.AddInput({kTfLiteInt8, {0, 4}, {0.5f}, {0}});
+  m.AddConstInput<int8_t>({kTfLiteInt8, {3, 4}, {0.25f}, {0}},
+                          std::vector<int8_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  m.AddConstInput<int32_t>({kTfLiteInt32, {3}, {0.125f}, {0}}, std::vector<int32_t>{1, 2, 3});
+  const int out = m.AddOutput({kTfLiteInt8, {0, 3}, {1.0f}, {0}});
+  TfLiteFullyConnectedParams p{};
+  m.SetBuiltinOp(kTfLiteBuiltinFullyConnected, tflite::ops::builtin::Register_FULLY_CONNECTED(), p);
+  ASSERT_EQ(m.Build(), kTfLiteOk) << m.error();
+  (void)in;
+  ASSERT_EQ(m.Invoke(), kTfLiteOk) << m.error();
+  EXPECT_TRUE(m.GetOutput<int8_t>(out).empty());
+}
+
+}  // namespace

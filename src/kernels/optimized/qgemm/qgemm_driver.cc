@@ -340,6 +340,7 @@ void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint
 bool RunSingleTile(const QGemmPacked& packed, const RowSource& src, int rows,
                    const Output& output) {
   const QGemmKernel& k = *packed.kernel;
+  if (rows <= 0 || packed.n <= 0) return true;  // an empty tensor: nothing to compute
   if (rows > k.mr || packed.n > k.nr * k.max_panels || packed.row_sum_factor != 0) return false;
   DenseRows tile_rows(packed, src, k.mr);
   const bool padded = tile_rows.Build(0, rows);
