@@ -26,9 +26,10 @@
 
 namespace {
 
-constexpr size_t kMaxTotalBytes = size_t{64} << 20;  // all tensors and scratch, per model
-constexpr size_t kMaxNodes = 64;                     // over all subgraphs
-constexpr double kMaxWork = 5e7;                     // ~1 s on the ASan reference kernels
+constexpr size_t kMaxTotalBytes = size_t{64} << 20;   // all tensors and scratch, per model
+constexpr size_t kMaxEngineBytes = size_t{96} << 20;  // Interpreter::SetMaxMemoryBytes
+constexpr size_t kMaxNodes = 64;                      // over all subgraphs
+constexpr double kMaxWork = 5e7;                      // ~1 s on the ASan reference kernels
 
 struct SilentReporter : tflite::ErrorReporter {
   int Report(const char*, va_list) override { return 0; }
@@ -197,6 +198,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   g_budget = Budget{};
   if (!WithinLimits(*interpreter)) return 0;
   InstallBudget(*interpreter);
+  // The engine's own memory limit too: arenas, packed weights and heap tensors past it are
+  // refused at prepare or invoke, a path the fuzzer then exercises.
+  interpreter->SetMaxMemoryBytes(kMaxEngineBytes);
   if (interpreter->AllocateTensors() != kTfLiteOk) return 0;
   if (EstimatedWork(*interpreter) > kMaxWork) return 0;
   octet::fuzz::InputStream in(parts.input, parts.input_size);

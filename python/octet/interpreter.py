@@ -178,6 +178,9 @@ class Interpreter:
       num_threads: threads the kernels may use (None: 1; -1: Octet's default; 0 means 1).
       experimental_op_resolver_type: an :class:`OpResolverType`.
       experimental_preserve_all_tensors: must be False: Octet reuses activation memory.
+      max_memory_bytes: Octet's memory limit for this interpreter (tensor arenas, packed
+        weights, heap tensors); a model that needs more fails allocate_tensors with a
+        RuntimeError naming the request. None: $OCTET_MAX_MEMORY or half the physical memory.
 
     Raises:
       ValueError: when the model cannot be loaded or built (with Octet's message).
@@ -191,6 +194,7 @@ class Interpreter:
         num_threads: Optional[int] = None,
         experimental_op_resolver_type: OpResolverType = OpResolverType.AUTO,
         experimental_preserve_all_tensors: bool = False,
+        max_memory_bytes: Optional[int] = None,
     ) -> None:
         self._native: Any = None
         self._delegates: List[Delegate] = []
@@ -211,6 +215,12 @@ class Interpreter:
             if num_threads < -1:
                 raise ValueError("num_threads should be >= -1")
             threads = 1 if num_threads == 0 else num_threads
+        if max_memory_bytes is not None and (
+            not isinstance(max_memory_bytes, int)
+            or isinstance(max_memory_bytes, bool)
+            or not 0 <= max_memory_bytes < 2**64
+        ):
+            raise ValueError("max_memory_bytes should be an int in [0, 2**64)")
 
         if model_path is not None and model_content is None:
             self._native = _octet.NativeInterpreter.from_file(
@@ -222,6 +232,8 @@ class Interpreter:
             raise ValueError("`model_path` or `model_content` must be specified.")
         else:
             raise ValueError("Can't both provide `model_path` and `model_content`")
+        if max_memory_bytes is not None:
+            self._native.set_max_memory_bytes(max_memory_bytes)
 
         for delegate in experimental_delegates or []:
             if not isinstance(delegate, Delegate):
@@ -232,6 +244,13 @@ class Interpreter:
             self._native.modify_graph_with_delegate(delegate._native)
             self._delegates.append(delegate)
         self._signature_defs = self.get_signature_list()
+
+    def memory_info(self) -> Dict[str, int]:
+        """Octet's memory limit and what the interpreter holds now, in bytes."""
+        return {
+            "max_memory_bytes": self._native.max_memory_bytes(),
+            "memory_used_bytes": self._native.memory_used_bytes(),
+        }
 
     # --- memory safety of tensor() views -------------------------------------------------
 

@@ -182,6 +182,11 @@ void NativeInterpreter::SetNumThreads(int num_threads) {
   if (interpreter_->SetNumThreads(num_threads) != kTfLiteOk) ThrowRuntimeError("SetNumThreads");
 }
 
+void NativeInterpreter::SetMaxMemoryBytes(size_t bytes) {
+  EnsureIdle();
+  interpreter_->SetMaxMemoryBytes(bytes);
+}
+
 void NativeInterpreter::ModifyGraphWithDelegate(py::object delegate) {
   EnsureIdle();
   auto& native = delegate.cast<NativeDelegate&>();

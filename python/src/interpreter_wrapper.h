@@ -56,6 +56,10 @@ class NativeInterpreter {
   void ResizeInputTensor(int tensor_index, const std::vector<int>& dims, bool strict, int subgraph);
   void ResetVariableTensors();
   void SetNumThreads(int num_threads);
+  // The interpreter's memory limit (Interpreter::SetMaxMemoryBytes) and what it holds.
+  void SetMaxMemoryBytes(size_t bytes);
+  size_t MaxMemoryBytes() const { return interpreter_->max_memory_bytes(); }
+  size_t MemoryUsedBytes() const { return interpreter_->memory_used_bytes(); }
   // Keeps `delegate` (a NativeDelegate) alive for as long as the interpreter.
   void ModifyGraphWithDelegate(py::object delegate);
 

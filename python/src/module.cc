@@ -46,6 +46,9 @@ PYBIND11_MODULE(_octet, m) {
            py::arg("dims"), py::arg("strict"), py::arg("subgraph") = -1)
       .def("reset_variable_tensors", &NativeInterpreter::ResetVariableTensors)
       .def("set_num_threads", &NativeInterpreter::SetNumThreads, py::arg("num_threads"))
+      .def("set_max_memory_bytes", &NativeInterpreter::SetMaxMemoryBytes, py::arg("max_bytes"))
+      .def("max_memory_bytes", &NativeInterpreter::MaxMemoryBytes)
+      .def("memory_used_bytes", &NativeInterpreter::MemoryUsedBytes)
       .def("modify_graph_with_delegate", &NativeInterpreter::ModifyGraphWithDelegate,
            py::arg("delegate"))
       .def("input_indices", &NativeInterpreter::InputIndices)

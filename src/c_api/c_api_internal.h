@@ -4,8 +4,10 @@
 
 #include <cstdarg>
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <memory>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +41,8 @@ struct TfLiteInterpreterOptions {
   TfLiteFindCustomOp find_custom_op = nullptr;
   void* op_resolver_user_data = nullptr;
   bool enable_cancellation = false;
+  size_t max_memory_bytes = 0;  // applies when max_memory_set
+  bool max_memory_set = false;
 };
 
 struct TfLiteInterpreter {
@@ -74,6 +78,26 @@ void Report(const TfLiteInterpreter* interpreter, const char* format, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+// A C function's body: no exception may cross into C. Running out of memory (or any other
+// exception) is reported on stderr, naming `caller`, and the function returns `failed`.
+template <typename Result, typename Body>
+Result NoThrow(const char* caller, Result failed, Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    try {
+      Report(nullptr, "%s: out of memory", caller);
+    } catch (...) {
+    }
+  } catch (const std::exception& e) {
+    try {
+      Report(nullptr, "%s: %s", caller, e.what());
+    } catch (...) {
+    }
+  }
+  return failed;
+}
 
 // Builds an interpreter; with_builtins false leaves only the ops the options register.
 TfLiteInterpreter* CreateInterpreter(const char* caller, const TfLiteModel* model,

@@ -118,6 +118,9 @@ TfLiteInterpreter* CreateInterpreter(const char* caller, const TfLiteModel* mode
   const tflite::FlatBufferModel& fb = *interpreter->model;
   tflite::InterpreterBuilder builder(fb.GetModel(), *interpreter->resolver, interpreter->reporter,
                                      fb.allocation());
+  if (options != nullptr && options->max_memory_set) {
+    builder.SetMaxMemoryBytes(options->max_memory_bytes);
+  }
   if (options != nullptr) {
     // TFLite reads 0 threads as "no extra threads"; Octet's builder wants -1 or >= 1.
     const int threads = options->num_threads == 0 ? 1 : options->num_threads;
@@ -164,8 +167,11 @@ extern "C" {
 
 TfLiteInterpreter* TfLiteInterpreterCreate(const TfLiteModel* model,
                                            const TfLiteInterpreterOptions* optional_options) {
-  return octet::c_api::CreateInterpreter("TfLiteInterpreterCreate", model, optional_options,
-                                         /*with_builtins=*/true);
+  return octet::c_api::NoThrow<TfLiteInterpreter*>(
+      "TfLiteInterpreterCreate", nullptr, [&]() -> TfLiteInterpreter* {
+        return octet::c_api::CreateInterpreter("TfLiteInterpreterCreate", model, optional_options,
+                                               /*with_builtins=*/true);
+      });
 }
 
 void TfLiteInterpreterDelete(TfLiteInterpreter* interpreter) { TakeBack(interpreter); }
@@ -186,27 +192,37 @@ TfLiteTensor* TfLiteInterpreterGetInputTensor(const TfLiteInterpreter* interpret
 
 TfLiteStatus TfLiteInterpreterResizeInputTensor(TfLiteInterpreter* interpreter, int32_t input_index,
                                                 const int* input_dims, int32_t input_dims_size) {
-  static constexpr char kCaller[] = "TfLiteInterpreterResizeInputTensor";
-  if (!CheckInterpreter(interpreter, kCaller)) return kTfLiteError;
-  const std::vector<int>& inputs = interpreter->impl->inputs();
-  if (!CheckIndex(interpreter, kCaller, "input", input_index, inputs.size())) return kTfLiteError;
-  if (input_dims_size < 0 || (input_dims == nullptr && input_dims_size > 0)) {
-    Report(interpreter, "%s: no dimensions given (dims %p, size %d)", kCaller,
-           static_cast<const void*>(input_dims), static_cast<int>(input_dims_size));
-    return kTfLiteError;
-  }
-  std::vector<int> dims(input_dims, input_dims + input_dims_size);
-  return interpreter->impl->ResizeInputTensor(inputs[static_cast<size_t>(input_index)], dims);
+  return octet::c_api::NoThrow<TfLiteStatus>(
+      "TfLiteInterpreterResizeInputTensor", kTfLiteError, [&]() -> TfLiteStatus {
+        static constexpr char kCaller[] = "TfLiteInterpreterResizeInputTensor";
+        if (!CheckInterpreter(interpreter, kCaller)) return kTfLiteError;
+        const std::vector<int>& inputs = interpreter->impl->inputs();
+        if (!CheckIndex(interpreter, kCaller, "input", input_index, inputs.size()))
+          return kTfLiteError;
+        if (input_dims_size < 0 || (input_dims == nullptr && input_dims_size > 0)) {
+          Report(interpreter, "%s: no dimensions given (dims %p, size %d)", kCaller,
+                 static_cast<const void*>(input_dims), static_cast<int>(input_dims_size));
+          return kTfLiteError;
+        }
+        std::vector<int> dims(input_dims, input_dims + input_dims_size);
+        return interpreter->impl->ResizeInputTensor(inputs[static_cast<size_t>(input_index)], dims);
+      });
 }
 
 TfLiteStatus TfLiteInterpreterAllocateTensors(TfLiteInterpreter* interpreter) {
-  if (!CheckInterpreter(interpreter, "TfLiteInterpreterAllocateTensors")) return kTfLiteError;
-  return interpreter->impl->AllocateTensors();
+  return octet::c_api::NoThrow<TfLiteStatus>(
+      "TfLiteInterpreterAllocateTensors", kTfLiteError, [&]() -> TfLiteStatus {
+        if (!CheckInterpreter(interpreter, "TfLiteInterpreterAllocateTensors")) return kTfLiteError;
+        return interpreter->impl->AllocateTensors();
+      });
 }
 
 TfLiteStatus TfLiteInterpreterInvoke(TfLiteInterpreter* interpreter) {
-  if (!CheckInterpreter(interpreter, "TfLiteInterpreterInvoke")) return kTfLiteError;
-  return interpreter->impl->Invoke();
+  return octet::c_api::NoThrow<TfLiteStatus>(
+      "TfLiteInterpreterInvoke", kTfLiteError, [&]() -> TfLiteStatus {
+        if (!CheckInterpreter(interpreter, "TfLiteInterpreterInvoke")) return kTfLiteError;
+        return interpreter->impl->Invoke();
+      });
 }
 
 int32_t TfLiteInterpreterGetOutputTensorCount(const TfLiteInterpreter* interpreter) {

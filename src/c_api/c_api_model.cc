@@ -34,43 +34,51 @@ const char* TfLiteVersion(void) { return OCTET_VERSION; }
 int TfLiteSchemaVersion(void) { return 3; }
 
 TfLiteModel* TfLiteModelCreate(const void* model_data, size_t model_size) {
-  if (model_data == nullptr || model_size == 0) {
-    Report(nullptr, "TfLiteModelCreate: no model bytes (data %p, size %zu)", model_data,
-           model_size);
-    return nullptr;
-  }
-  std::unique_ptr<tflite::FlatBufferModel> impl = tflite::FlatBufferModel::BuildFromBuffer(
-      static_cast<const char*>(model_data), model_size, tflite::DefaultErrorReporter());
-  if (impl == nullptr) {
-    Report(nullptr, "TfLiteModelCreate: the %zu bytes are not a valid TensorFlow Lite model",
-           model_size);
-    return nullptr;
-  }
-  auto model = std::make_unique<TfLiteModel>();
-  model->impl = std::move(impl);
-  return HandOut(std::move(model));
+  return octet::c_api::NoThrow<TfLiteModel*>("TfLiteModelCreate", nullptr, [&]() -> TfLiteModel* {
+    if (model_data == nullptr || model_size == 0) {
+      Report(nullptr, "TfLiteModelCreate: no model bytes (data %p, size %zu)", model_data,
+             model_size);
+      return nullptr;
+    }
+    std::unique_ptr<tflite::FlatBufferModel> impl = tflite::FlatBufferModel::BuildFromBuffer(
+        static_cast<const char*>(model_data), model_size, tflite::DefaultErrorReporter());
+    if (impl == nullptr) {
+      Report(nullptr, "TfLiteModelCreate: the %zu bytes are not a valid TensorFlow Lite model",
+             model_size);
+      return nullptr;
+    }
+    auto model = std::make_unique<TfLiteModel>();
+    model->impl = std::move(impl);
+    return HandOut(std::move(model));
+  });
 }
 
 TfLiteModel* TfLiteModelCreateFromFile(const char* model_path) {
-  if (model_path == nullptr) {
-    Report(nullptr, "TfLiteModelCreateFromFile: model_path is NULL");
-    return nullptr;
-  }
-  std::unique_ptr<tflite::FlatBufferModel> impl =
-      tflite::FlatBufferModel::BuildFromFile(model_path, tflite::DefaultErrorReporter());
-  if (impl == nullptr) {
-    Report(nullptr, "TfLiteModelCreateFromFile: cannot load a model from '%s'", model_path);
-    return nullptr;
-  }
-  auto model = std::make_unique<TfLiteModel>();
-  model->impl = std::move(impl);
-  return HandOut(std::move(model));
+  return octet::c_api::NoThrow<TfLiteModel*>(
+      "TfLiteModelCreateFromFile", nullptr, [&]() -> TfLiteModel* {
+        if (model_path == nullptr) {
+          Report(nullptr, "TfLiteModelCreateFromFile: model_path is NULL");
+          return nullptr;
+        }
+        std::unique_ptr<tflite::FlatBufferModel> impl =
+            tflite::FlatBufferModel::BuildFromFile(model_path, tflite::DefaultErrorReporter());
+        if (impl == nullptr) {
+          Report(nullptr, "TfLiteModelCreateFromFile: cannot load a model from '%s'", model_path);
+          return nullptr;
+        }
+        auto model = std::make_unique<TfLiteModel>();
+        model->impl = std::move(impl);
+        return HandOut(std::move(model));
+      });
 }
 
 void TfLiteModelDelete(TfLiteModel* model) { TakeBack(model); }
 
 TfLiteInterpreterOptions* TfLiteInterpreterOptionsCreate(void) {
-  return HandOut(std::make_unique<TfLiteInterpreterOptions>());
+  return octet::c_api::NoThrow<TfLiteInterpreterOptions*>(
+      "TfLiteInterpreterOptionsCreate", nullptr, [&]() -> TfLiteInterpreterOptions* {
+        return HandOut(std::make_unique<TfLiteInterpreterOptions>());
+      });
 }
 
 void TfLiteInterpreterOptionsDelete(TfLiteInterpreterOptions* options) { TakeBack(options); }
@@ -85,12 +93,15 @@ void TfLiteInterpreterOptionsSetNumThreads(TfLiteInterpreterOptions* options, in
 
 void TfLiteInterpreterOptionsAddDelegate(TfLiteInterpreterOptions* options,
                                          TfLiteDelegate* delegate) {
-  if (options == nullptr || delegate == nullptr) {
-    Report(nullptr, "TfLiteInterpreterOptionsAddDelegate: %s is NULL",
-           options == nullptr ? "options" : "delegate");
-    return;
-  }
-  options->delegates.push_back(delegate);
+  octet::c_api::NoThrow("TfLiteInterpreterOptionsAddDelegate", 0, [&]() -> int {
+    if (options == nullptr || delegate == nullptr) {
+      Report(nullptr, "TfLiteInterpreterOptionsAddDelegate: %s is NULL",
+             options == nullptr ? "options" : "delegate");
+      return 0;
+    }
+    options->delegates.push_back(delegate);
+    return 0;
+  });
 }
 
 void TfLiteInterpreterOptionsSetErrorReporter(TfLiteInterpreterOptions* options,
@@ -113,6 +124,16 @@ TfLiteStatus TfLiteInterpreterOptionsEnableCancellation(TfLiteInterpreterOptions
   }
   options->enable_cancellation = enable;
   return kTfLiteOk;
+}
+
+void TfLiteInterpreterOptionsSetMaxMemoryBytes(TfLiteInterpreterOptions* options,
+                                               size_t max_bytes) {
+  if (options == nullptr) {
+    Report(nullptr, "TfLiteInterpreterOptionsSetMaxMemoryBytes: options is NULL");
+    return;
+  }
+  options->max_memory_bytes = max_bytes;
+  options->max_memory_set = true;
 }
 
 }  // extern "C"

@@ -60,21 +60,24 @@ const char* TfLiteInterpreterGetSignatureKey(const TfLiteInterpreter* interprete
 
 TfLiteSignatureRunner* TfLiteInterpreterGetSignatureRunner(const TfLiteInterpreter* interpreter,
                                                            const char* signature_key) {
-  static constexpr char kCaller[] = "TfLiteInterpreterGetSignatureRunner";
-  if (interpreter == nullptr || interpreter->impl == nullptr) {
-    Report(nullptr, "%s: interpreter is NULL", kCaller);
-    return nullptr;
-  }
-  tflite::SignatureRunner* impl = interpreter->impl->GetSignatureRunner(signature_key);
-  if (impl == nullptr) {
-    Report(interpreter, "%s: the model has no signature '%s'", kCaller,
-           signature_key != nullptr ? signature_key : "(first)");
-    return nullptr;
-  }
-  auto runner = std::make_unique<TfLiteSignatureRunner>();
-  runner->interpreter = interpreter;
-  runner->impl = impl;
-  return HandOut(std::move(runner));
+  return octet::c_api::NoThrow<TfLiteSignatureRunner*>(
+      "TfLiteInterpreterGetSignatureRunner", nullptr, [&]() -> TfLiteSignatureRunner* {
+        static constexpr char kCaller[] = "TfLiteInterpreterGetSignatureRunner";
+        if (interpreter == nullptr || interpreter->impl == nullptr) {
+          Report(nullptr, "%s: interpreter is NULL", kCaller);
+          return nullptr;
+        }
+        tflite::SignatureRunner* impl = interpreter->impl->GetSignatureRunner(signature_key);
+        if (impl == nullptr) {
+          Report(interpreter, "%s: the model has no signature '%s'", kCaller,
+                 signature_key != nullptr ? signature_key : "(first)");
+          return nullptr;
+        }
+        auto runner = std::make_unique<TfLiteSignatureRunner>();
+        runner->interpreter = interpreter;
+        runner->impl = impl;
+        return HandOut(std::move(runner));
+      });
 }
 
 size_t TfLiteSignatureRunnerGetInputCount(const TfLiteSignatureRunner* signature_runner) {
@@ -92,36 +95,44 @@ const char* TfLiteSignatureRunnerGetInputName(const TfLiteSignatureRunner* signa
 TfLiteStatus TfLiteSignatureRunnerResizeInputTensor(TfLiteSignatureRunner* signature_runner,
                                                     const char* input_name, const int* input_dims,
                                                     int32_t input_dims_size) {
-  static constexpr char kCaller[] = "TfLiteSignatureRunnerResizeInputTensor";
-  if (!CheckRunner(signature_runner, kCaller)) return kTfLiteError;
-  const TfLiteInterpreter* owner = signature_runner->interpreter;
-  if (input_dims_size < 0 || (input_dims == nullptr && input_dims_size > 0)) {
-    Report(owner, "%s: no dimensions given (dims %p, size %d)", kCaller,
-           static_cast<const void*>(input_dims), static_cast<int>(input_dims_size));
-    return kTfLiteError;
-  }
-  const TfLiteTensor* tensor = signature_runner->impl->input_tensor(input_name);
-  if (tensor == nullptr) return kTfLiteError;  // the runner reported the unknown name
-  // Strict, as TFLite: only dimensions the model marks unknown (-1) may change.
-  const TfLiteIntArray* signature =
-      tensor->dims_signature != nullptr && tensor->dims_signature->size ? tensor->dims_signature
-                                                                        : tensor->dims;
-  bool fits = signature != nullptr && signature->size == input_dims_size;
-  for (int i = 0; fits && i < input_dims_size; ++i) {
-    fits = signature->data[i] == -1 || signature->data[i] == input_dims[i];
-  }
-  if (!fits) {
-    Report(owner, "%s: input '%s' of signature '%s' can change only its -1 dimensions", kCaller,
-           input_name, signature_runner->impl->signature_key().c_str());
-    return kTfLiteError;
-  }
-  return signature_runner->impl->ResizeInputTensor(
-      input_name, std::vector<int>(input_dims, input_dims + input_dims_size));
+  return octet::c_api::NoThrow<TfLiteStatus>(
+      "TfLiteSignatureRunnerResizeInputTensor", kTfLiteError, [&]() -> TfLiteStatus {
+        static constexpr char kCaller[] = "TfLiteSignatureRunnerResizeInputTensor";
+        if (!CheckRunner(signature_runner, kCaller)) return kTfLiteError;
+        const TfLiteInterpreter* owner = signature_runner->interpreter;
+        if (input_dims_size < 0 || (input_dims == nullptr && input_dims_size > 0)) {
+          Report(owner, "%s: no dimensions given (dims %p, size %d)", kCaller,
+                 static_cast<const void*>(input_dims), static_cast<int>(input_dims_size));
+          return kTfLiteError;
+        }
+        const TfLiteTensor* tensor = signature_runner->impl->input_tensor(input_name);
+        if (tensor == nullptr) return kTfLiteError;  // the runner reported the unknown name
+        // Strict, as TFLite: only dimensions the model marks unknown (-1) may change.
+        const TfLiteIntArray* signature =
+            tensor->dims_signature != nullptr && tensor->dims_signature->size
+                ? tensor->dims_signature
+                : tensor->dims;
+        bool fits = signature != nullptr && signature->size == input_dims_size;
+        for (int i = 0; fits && i < input_dims_size; ++i) {
+          fits = signature->data[i] == -1 || signature->data[i] == input_dims[i];
+        }
+        if (!fits) {
+          Report(owner, "%s: input '%s' of signature '%s' can change only its -1 dimensions",
+                 kCaller, input_name, signature_runner->impl->signature_key().c_str());
+          return kTfLiteError;
+        }
+        return signature_runner->impl->ResizeInputTensor(
+            input_name, std::vector<int>(input_dims, input_dims + input_dims_size));
+      });
 }
 
 TfLiteStatus TfLiteSignatureRunnerAllocateTensors(TfLiteSignatureRunner* signature_runner) {
-  if (!CheckRunner(signature_runner, "TfLiteSignatureRunnerAllocateTensors")) return kTfLiteError;
-  return signature_runner->impl->AllocateTensors();
+  return octet::c_api::NoThrow<TfLiteStatus>(
+      "TfLiteSignatureRunnerAllocateTensors", kTfLiteError, [&]() -> TfLiteStatus {
+        if (!CheckRunner(signature_runner, "TfLiteSignatureRunnerAllocateTensors"))
+          return kTfLiteError;
+        return signature_runner->impl->AllocateTensors();
+      });
 }
 
 TfLiteTensor* TfLiteSignatureRunnerGetInputTensor(TfLiteSignatureRunner* signature_runner,
@@ -131,8 +142,11 @@ TfLiteTensor* TfLiteSignatureRunnerGetInputTensor(TfLiteSignatureRunner* signatu
 }
 
 TfLiteStatus TfLiteSignatureRunnerInvoke(TfLiteSignatureRunner* signature_runner) {
-  if (!CheckRunner(signature_runner, "TfLiteSignatureRunnerInvoke")) return kTfLiteError;
-  return signature_runner->impl->Invoke();
+  return octet::c_api::NoThrow<TfLiteStatus>(
+      "TfLiteSignatureRunnerInvoke", kTfLiteError, [&]() -> TfLiteStatus {
+        if (!CheckRunner(signature_runner, "TfLiteSignatureRunnerInvoke")) return kTfLiteError;
+        return signature_runner->impl->Invoke();
+      });
 }
 
 size_t TfLiteSignatureRunnerGetOutputCount(const TfLiteSignatureRunner* signature_runner) {

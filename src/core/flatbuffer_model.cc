@@ -1,5 +1,6 @@
 #include <string>
 
+#include "core/alloc_guard.h"
 #include "format/verifier.h"
 #include "tensorflow/lite/model_builder.h"
 
@@ -19,12 +20,30 @@ FlatBufferModel::FlatBufferModel(std::unique_ptr<Allocation> allocation,
   model_ = ::tflite::GetModel(data);
 }
 
+namespace {
+
+// Runs a model-building step; running out of memory is reported and gives no model.
+template <typename Build>
+std::unique_ptr<FlatBufferModel> GuardBuild(ErrorReporter* reporter, Build&& build) {
+  std::unique_ptr<FlatBufferModel> model;
+  const TfLiteStatus status = octet::GuardStatus(reporter, "loading the model", [&] {
+    model = build();
+    return kTfLiteOk;
+  });
+  return status == kTfLiteOk ? std::move(model) : nullptr;
+}
+
+}  // namespace
+
 std::unique_ptr<FlatBufferModel> FlatBufferModel::BuildFromAllocation(
     std::unique_ptr<Allocation> allocation, ErrorReporter* error_reporter) {
-  std::unique_ptr<FlatBufferModel> model(
-      new FlatBufferModel(std::move(allocation), error_reporter));
-  if (!model->initialized()) return nullptr;
-  return model;
+  if (error_reporter == nullptr) error_reporter = DefaultErrorReporter();
+  return GuardBuild(error_reporter, [&]() -> std::unique_ptr<FlatBufferModel> {
+    std::unique_ptr<FlatBufferModel> model(
+        new FlatBufferModel(std::move(allocation), error_reporter));
+    if (!model->initialized()) return nullptr;
+    return model;
+  });
 }
 
 std::unique_ptr<FlatBufferModel> FlatBufferModel::BuildFromFile(const char* filename,
@@ -34,17 +53,21 @@ std::unique_ptr<FlatBufferModel> FlatBufferModel::BuildFromFile(const char* file
     error_reporter->Report("no model file name given");
     return nullptr;
   }
-  return BuildFromAllocation(std::make_unique<MMAPAllocation>(filename, error_reporter),
-                             error_reporter);
+  return GuardBuild(error_reporter, [&] {
+    return BuildFromAllocation(std::make_unique<MMAPAllocation>(filename, error_reporter),
+                               error_reporter);
+  });
 }
 
 std::unique_ptr<FlatBufferModel> FlatBufferModel::BuildFromBuffer(const char* caller_owned_buffer,
                                                                   size_t buffer_size,
                                                                   ErrorReporter* error_reporter) {
   if (error_reporter == nullptr) error_reporter = DefaultErrorReporter();
-  return BuildFromAllocation(
-      std::make_unique<MemoryAllocation>(caller_owned_buffer, buffer_size, error_reporter),
-      error_reporter);
+  return GuardBuild(error_reporter, [&] {
+    return BuildFromAllocation(
+        std::make_unique<MemoryAllocation>(caller_owned_buffer, buffer_size, error_reporter),
+        error_reporter);
+  });
 }
 
 std::string FlatBufferModel::GetMinimumRuntime() const {

@@ -2,30 +2,34 @@
 
 #include <cstdlib>
 
+#include "core/alloc_guard.h"
+#include "core/owned_quantization.h"
 #include "kernels/threads/cpu_backend_context.h"
+#include "memory/memory_budget.h"
 
 namespace tflite {
 namespace {
 
 TfLiteQuantization FromLegacy(TfLiteQuantizationParams p) {
-  TfLiteQuantization q{kTfLiteNoQuantization, nullptr};
-  if (p.scale == 0.f && p.zero_point == 0) return q;
-  auto* affine =
-      static_cast<TfLiteAffineQuantization*>(std::calloc(1, sizeof(TfLiteAffineQuantization)));
-  affine->scale = TfLiteFloatArrayCreate(1);
+  octet::OwnedQuantization q;
+  if (p.scale == 0.f && p.zero_point == 0) return q.Release();
+  auto* affine = static_cast<TfLiteAffineQuantization*>(
+      octet::OrThrow(std::calloc(1, sizeof(TfLiteAffineQuantization))));
+  q.value.type = kTfLiteAffineQuantization;
+  q.value.params = affine;
+  affine->scale = octet::OrThrow(TfLiteFloatArrayCreate(1));
   affine->scale->data[0] = p.scale;
-  affine->zero_point = TfLiteIntArrayCreate(1);
+  affine->zero_point = octet::OrThrow(TfLiteIntArrayCreate(1));
   affine->zero_point->data[0] = p.zero_point;
   affine->quantized_dimension = 0;
-  q.type = kTfLiteAffineQuantization;
-  q.params = affine;
-  return q;
+  return q.Release();
 }
 
 }  // namespace
 
 Interpreter::Interpreter(ErrorReporter* error_reporter)
     : error_reporter_(error_reporter ? error_reporter : DefaultErrorReporter()),
+      memory_budget_(std::make_unique<octet::MemoryBudget>()),
       own_cpu_backend_context_(std::make_unique<octet::CpuBackendContext>()) {
   external_contexts_[kTfLiteCpuBackendContext] = own_cpu_backend_context_.get();
   AddSubgraphs(1);
@@ -44,6 +48,7 @@ void Interpreter::AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_ind
     const int index = static_cast<int>(subgraphs_.size());
     subgraphs_.push_back(std::make_unique<Subgraph>(error_reporter_, &subgraphs_, index));
     Subgraph& added = *subgraphs_.back();
+    added.SetMemoryBudget(memory_budget_.get());
     added.SetNumThreads(num_threads_);
     added.SetProfiler(profiler_);
     added.SetCancellationFunction(cancellation_data_, check_cancelled_func_);
@@ -56,6 +61,11 @@ void Interpreter::AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_ind
     }
   }
 }
+
+void Interpreter::SetMaxMemoryBytes(size_t bytes) { memory_budget_->set_limit(bytes); }
+size_t Interpreter::max_memory_bytes() const { return memory_budget_->limit(); }
+size_t Interpreter::memory_used_bytes() const { return memory_budget_->used(); }
+size_t Interpreter::memory_peak_bytes() const { return memory_budget_->peak(); }
 
 void Interpreter::SetProfiler(Profiler* profiler) {
   profiler_ = profiler;
@@ -110,16 +120,21 @@ TfLiteStatus Interpreter::Cancel() {
 }
 
 TfLiteStatus Interpreter::SetInputs(std::vector<int> inputs) {
-  return primary_subgraph().SetInputs(std::move(inputs));
+  return octet::GuardStatus(error_reporter_, "SetInputs",
+                            [&] { return primary_subgraph().SetInputs(std::move(inputs)); });
 }
 TfLiteStatus Interpreter::SetOutputs(std::vector<int> outputs) {
-  return primary_subgraph().SetOutputs(std::move(outputs));
+  return octet::GuardStatus(error_reporter_, "SetOutputs",
+                            [&] { return primary_subgraph().SetOutputs(std::move(outputs)); });
 }
 TfLiteStatus Interpreter::SetVariables(std::vector<int> variables) {
-  return primary_subgraph().SetVariables(std::move(variables));
+  return octet::GuardStatus(error_reporter_, "SetVariables",
+                            [&] { return primary_subgraph().SetVariables(std::move(variables)); });
 }
 TfLiteStatus Interpreter::AddTensors(int tensors_to_add, int* first_new_tensor_index) {
-  return primary_subgraph().AddTensors(tensors_to_add, first_new_tensor_index);
+  return octet::GuardStatus(error_reporter_, "AddTensors", [&] {
+    return primary_subgraph().AddTensors(tensors_to_add, first_new_tensor_index);
+  });
 }
 TfLiteStatus Interpreter::AddNodeWithParameters(const std::vector<int>& inputs,
                                                 const std::vector<int>& outputs,
@@ -127,8 +142,10 @@ TfLiteStatus Interpreter::AddNodeWithParameters(const std::vector<int>& inputs,
                                                 void* builtin_data,
                                                 const TfLiteRegistration* registration,
                                                 int* node_index) {
-  return primary_subgraph().AddNodeWithParameters(inputs, outputs, {}, init_data, init_data_size,
-                                                  builtin_data, registration, node_index);
+  return octet::GuardStatus(error_reporter_, "AddNodeWithParameters", [&] {
+    return primary_subgraph().AddNodeWithParameters(inputs, outputs, {}, init_data, init_data_size,
+                                                    builtin_data, registration, node_index);
+  });
 }
 TfLiteStatus Interpreter::SetTensorParametersReadOnly(int tensor_index, TfLiteType type,
                                                       const char* name,
@@ -136,8 +153,10 @@ TfLiteStatus Interpreter::SetTensorParametersReadOnly(int tensor_index, TfLiteTy
                                                       TfLiteQuantization quantization,
                                                       const char* buffer, size_t bytes,
                                                       const Allocation* allocation) {
-  return primary_subgraph().SetTensorParametersReadOnly(tensor_index, type, name, dims,
-                                                        quantization, buffer, bytes, allocation);
+  return octet::GuardStatus(error_reporter_, "SetTensorParametersReadOnly", [&] {
+    return primary_subgraph().SetTensorParametersReadOnly(tensor_index, type, name, dims,
+                                                          quantization, buffer, bytes, allocation);
+  });
 }
 TfLiteStatus Interpreter::SetTensorParametersReadOnly(int tensor_index, TfLiteType type,
                                                       const char* name,
@@ -145,24 +164,30 @@ TfLiteStatus Interpreter::SetTensorParametersReadOnly(int tensor_index, TfLiteTy
                                                       TfLiteQuantizationParams quantization,
                                                       const char* buffer, size_t bytes,
                                                       const Allocation* allocation) {
-  return SetTensorParametersReadOnly(tensor_index, type, name, dims, FromLegacy(quantization),
-                                     buffer, bytes, allocation);
+  return octet::GuardStatus(error_reporter_, "SetTensorParametersReadOnly", [&] {
+    return SetTensorParametersReadOnly(tensor_index, type, name, dims, FromLegacy(quantization),
+                                       buffer, bytes, allocation);
+  });
 }
 TfLiteStatus Interpreter::SetTensorParametersReadWrite(int tensor_index, TfLiteType type,
                                                        const char* name,
                                                        const std::vector<int>& dims,
                                                        TfLiteQuantization quantization,
                                                        bool is_variable) {
-  return primary_subgraph().SetTensorParametersReadWrite(tensor_index, type, name, dims,
-                                                         quantization, is_variable);
+  return octet::GuardStatus(error_reporter_, "SetTensorParametersReadWrite", [&] {
+    return primary_subgraph().SetTensorParametersReadWrite(tensor_index, type, name, dims,
+                                                           quantization, is_variable);
+  });
 }
 TfLiteStatus Interpreter::SetTensorParametersReadWrite(int tensor_index, TfLiteType type,
                                                        const char* name,
                                                        const std::vector<int>& dims,
                                                        TfLiteQuantizationParams quantization,
                                                        bool is_variable) {
-  return SetTensorParametersReadWrite(tensor_index, type, name, dims, FromLegacy(quantization),
-                                      is_variable);
+  return octet::GuardStatus(error_reporter_, "SetTensorParametersReadWrite", [&] {
+    return SetTensorParametersReadWrite(tensor_index, type, name, dims, FromLegacy(quantization),
+                                        is_variable);
+  });
 }
 
 TfLiteStatus Interpreter::AllocateTensors() { return primary_subgraph().AllocateTensors(); }
@@ -207,15 +232,17 @@ TfLiteStatus Interpreter::ModifyGraphWithDelegate(TfLiteDelegate* delegate) {
   return status;
 }
 TfLiteStatus Interpreter::SetNumThreads(int num_threads) {
-  if (num_threads < -1 || num_threads == 0) {
-    error_reporter_->Report("SetNumThreads: %d is not a thread count (use -1 or >= 1)",
-                            num_threads);
-    return kTfLiteError;
-  }
-  num_threads_ = num_threads;
-  for (auto& s : subgraphs_) s->SetNumThreads(num_threads);
-  own_cpu_backend_context_->SetMaxNumThreads(num_threads);
-  return kTfLiteOk;
+  return octet::GuardStatus(error_reporter_, "SetNumThreads", [&] {
+    if (num_threads < -1 || num_threads == 0) {
+      error_reporter_->Report("SetNumThreads: %d is not a thread count (use -1 or >= 1)",
+                              num_threads);
+      return kTfLiteError;
+    }
+    num_threads_ = num_threads;
+    for (auto& s : subgraphs_) s->SetNumThreads(num_threads);
+    own_cpu_backend_context_->SetMaxNumThreads(num_threads);
+    return kTfLiteOk;
+  });
 }
 
 const char* Interpreter::GetInputName(int index) const {

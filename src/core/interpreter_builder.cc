@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string>
 
+#include "core/alloc_guard.h"
+#include "core/owned_quantization.h"
 #include "format/parse_options.h"
 #include "format/unaligned.h"
 #include "kernels/cpu/cpu_features.h"
@@ -98,14 +100,16 @@ TfLiteStatus InterpreterBuilder::ParseTensors(const ::tflite::SubGraph* subgraph
     const char* name = t->name() ? t->name()->c_str() : "";
     std::vector<int> dims = ToVector(t->shape());
 
-    TfLiteQuantization quant{kTfLiteNoQuantization, nullptr};
+    octet::OwnedQuantization quant;  // freed on every early exit until handed to the tensor
     const auto* q = t->quantization();
     if (q != nullptr && q->scale() != nullptr && q->scale()->size() > 0) {
       const int n = static_cast<int>(q->scale()->size());
-      auto* affine =
-          static_cast<TfLiteAffineQuantization*>(std::calloc(1, sizeof(TfLiteAffineQuantization)));
-      affine->scale = TfLiteFloatArrayCreate(n);
-      affine->zero_point = TfLiteIntArrayCreate(n);
+      auto* affine = static_cast<TfLiteAffineQuantization*>(
+          octet::OrThrow(std::calloc(1, sizeof(TfLiteAffineQuantization))));
+      quant.value.type = kTfLiteAffineQuantization;
+      quant.value.params = affine;
+      affine->scale = octet::OrThrow(TfLiteFloatArrayCreate(n));
+      affine->zero_point = octet::OrThrow(TfLiteIntArrayCreate(n));
       const auto* zps = q->zero_point();
       for (int k = 0; k < n; ++k) {
         affine->scale->data[k] = q->scale()->Get(k);
@@ -118,8 +122,6 @@ TfLiteStatus InterpreterBuilder::ParseTensors(const ::tflite::SubGraph* subgraph
         affine->zero_point->data[k] = static_cast<int>(zp);
       }
       affine->quantized_dimension = q->quantized_dimension();
-      quant.type = kTfLiteAffineQuantization;
-      quant.params = affine;
     }
 
     const uint8_t* data = nullptr;
@@ -136,7 +138,6 @@ TfLiteStatus InterpreterBuilder::ParseTensors(const ::tflite::SubGraph* subgraph
     }
 
     if (t->sparsity() != nullptr && data != nullptr) {
-      TfLiteQuantizationFree(&quant);
       Report("tensor %u ('%s') is sparse; sparse constant tensors are not supported", i, name);
       return kTfLiteError;
     }
@@ -148,17 +149,23 @@ TfLiteStatus InterpreterBuilder::ParseTensors(const ::tflite::SubGraph* subgraph
       const size_t align = std::max<size_t>(TfLiteTypeGetSize(type), 1);
       if (reinterpret_cast<uintptr_t>(ptr) % std::min<size_t>(align, 16) != 0) {
         void* copy = target->context()->AllocatePersistentBuffer(target->context(), size);
+        if (copy == nullptr) {
+          Report("tensor %u ('%s'): no memory for an aligned copy of its %zu bytes", i, name, size);
+          return kTfLiteError;
+        }
         std::memcpy(copy, ptr, size);
         ptr = static_cast<const char*>(copy);
       }
-      if (target->SetTensorParametersReadOnly(static_cast<int>(i), type, name, dims, quant, ptr,
-                                              size, allocation_) != kTfLiteOk) {
+      if (target->SetTensorParametersReadOnly(static_cast<int>(i), type, name, dims,
+                                              quant.Release(), ptr, size,
+                                              allocation_) != kTfLiteOk) {
         return kTfLiteError;
       }
     } else {
-      if (target->SetTensorParametersReadWrite(static_cast<int>(i), type, name, dims, quant,
-                                               t->is_variable(),
-                                               ToVector(t->shape_signature())) != kTfLiteOk) {
+      const std::vector<int> signature = ToVector(t->shape_signature());
+      if (target->SetTensorParametersReadWrite(static_cast<int>(i), type, name, dims,
+                                               quant.Release(), t->is_variable(),
+                                               signature) != kTfLiteOk) {
         return kTfLiteError;
       }
     }
@@ -196,9 +203,13 @@ TfLiteStatus InterpreterBuilder::ParseNodes(const ::tflite::SubGraph* subgraph, 
         Report("operator %u (%s): %s", i, octet::format::BuiltinOperatorName(code), error.c_str());
         return kTfLiteError;
       }
-      TF_LITE_ENSURE_STATUS(target->AddNodeWithParameters(
-          ToVector(op->inputs()), ToVector(op->outputs()), ToVector(op->intermediates()), nullptr,
-          0, builtin_data, reg));
+      // Ours until AddNodeWithParameters takes it: the index lists below may fail to allocate.
+      std::unique_ptr<void, decltype(&std::free)> params(builtin_data, &std::free);
+      const std::vector<int> inputs = ToVector(op->inputs());
+      const std::vector<int> outputs = ToVector(op->outputs());
+      const std::vector<int> intermediates = ToVector(op->intermediates());
+      TF_LITE_ENSURE_STATUS(target->AddNodeWithParameters(inputs, outputs, intermediates, nullptr,
+                                                          0, params.release(), reg));
     }
   }
   return kTfLiteOk;
@@ -211,6 +222,11 @@ TfLiteStatus InterpreterBuilder::operator()(std::unique_ptr<Interpreter>* interp
 }
 
 TfLiteStatus InterpreterBuilder::operator()(std::unique_ptr<Interpreter>* interpreter) {
+  return octet::GuardStatus(error_reporter_, "building the interpreter",
+                            [&] { return Build(interpreter); });
+}
+
+TfLiteStatus InterpreterBuilder::Build(std::unique_ptr<Interpreter>* interpreter) {
   if (interpreter == nullptr) return kTfLiteError;
   interpreter->reset();
   if (model_ == nullptr) {
@@ -231,6 +247,7 @@ TfLiteStatus InterpreterBuilder::operator()(std::unique_ptr<Interpreter>* interp
   TF_LITE_ENSURE_STATUS(BuildRegistrations());
 
   auto result = std::make_unique<Interpreter>(error_reporter_);
+  if (max_memory_set_) result->SetMaxMemoryBytes(max_memory_bytes_);
   if (subgraphs->size() > 1) result->AddSubgraphs(static_cast<int>(subgraphs->size()) - 1);
   for (flatbuffers::uoffset_t s = 0; s < subgraphs->size(); ++s) {
     const ::tflite::SubGraph* sg = subgraphs->Get(s);

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/alloc_guard.h"
+
 namespace tflite {
 namespace {
 
@@ -250,7 +252,7 @@ TfLitePaddingValues ComputePaddingHeightWidth(int stride_height, int stride_widt
 }
 
 TfLiteIntArray* CreateIntArray(const std::vector<int>& values) {
-  TfLiteIntArray* a = TfLiteIntArrayCreate(static_cast<int>(values.size()));
+  TfLiteIntArray* a = octet::OrThrow(TfLiteIntArrayCreate(static_cast<int>(values.size())));
   for (size_t i = 0; i < values.size(); ++i) a->data[i] = values[i];
   return a;
 }

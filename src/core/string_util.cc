@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/alloc_guard.h"
+
 namespace tflite {
 namespace {
 
@@ -75,7 +77,7 @@ void DynamicBuffer::WriteToTensor(TfLiteTensor* tensor, TfLiteIntArray* new_shap
 }
 
 void DynamicBuffer::WriteToTensorAsVector(TfLiteTensor* tensor) {
-  TfLiteIntArray* shape = TfLiteIntArrayCreate(1);
+  TfLiteIntArray* shape = octet::OrThrow(TfLiteIntArrayCreate(1));
   shape->data[0] = static_cast<int>(offset_.size() - 1);
   WriteToTensor(tensor, shape);
 }

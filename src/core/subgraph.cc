@@ -7,10 +7,13 @@
 #include <cstring>
 #include <limits>
 
+#include "core/alloc_guard.h"
 #include "core/graph_info.h"
+#include "core/owned_quantization.h"
 #include "delegates/partition.h"
 #include "format/parse_options.h"
 #include "memory/arena_planner.h"
+#include "memory/memory_budget.h"
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/util.h"
 
@@ -22,6 +25,7 @@ struct Subgraph::TensorExtra {
   TfLiteIntArray* dims_signature = nullptr;
   TfLiteEvalTensor eval{};
   bool made_dynamic_by_runtime = false;  // planned tensor moved to the heap at invoke
+  size_t heap_charged = 0;               // heap bytes held against the memory budget
 };
 
 namespace {
@@ -77,6 +81,7 @@ Subgraph::~Subgraph() {
   }
   TfLiteIntArrayFree(plan_cache_);
   FreePreviewParams();
+  if (memory_budget_ != nullptr) memory_budget_->Release(persistent_charged_);
 }
 
 void Subgraph::ResetNode(TfLiteNode& node, const TfLiteRegistration& registration) {
@@ -94,10 +99,16 @@ void Subgraph::ResetNode(TfLiteNode& node, const TfLiteRegistration& registratio
   node.builtin_data = nullptr;
 }
 
+void Subgraph::ReleaseHeapCharge(int index) {
+  if (memory_budget_ != nullptr) memory_budget_->Release(tensor_extras_[index].heap_charged);
+  tensor_extras_[index].heap_charged = 0;
+}
+
 void Subgraph::FreeTensorStorage(int index) {
   TfLiteTensor& t = tensors_[index];
   if (t.allocation_type == kTfLiteDynamic) std::free(t.data.raw);
   t.data.raw = nullptr;
+  ReleaseHeapCharge(index);
   TfLiteIntArrayFree(t.dims);
   t.dims = nullptr;
   TfLiteQuantizationFree(&t.quantization);
@@ -166,6 +177,19 @@ void Subgraph::SetupContextCallbacks() {
   };
   context_.AllocatePersistentBuffer = [](TfLiteContext* ctx, size_t bytes) -> void* {
     Subgraph* self = Self(ctx);
+    if (bytes > std::numeric_limits<size_t>::max() - 16) return nullptr;
+    if (self->memory_budget_ != nullptr) {
+      if (!self->memory_budget_->TryCharge(bytes + 16)) {
+        self->ReportError(
+            "a kernel's persistent buffer of %s does not fit the memory limit of "
+            "%s (%s left)",
+            octet::FormatByteSize(bytes).c_str(),
+            octet::FormatByteSize(self->memory_budget_->limit()).c_str(),
+            octet::FormatByteSize(self->memory_budget_->available()).c_str());
+        return nullptr;
+      }
+      self->persistent_charged_ += bytes + 16;
+    }
     self->persistent_buffers_.emplace_back(bytes + 16);
     self->kernel_persistent_bytes_ += bytes;
     char* p = self->persistent_buffers_.back().data();
@@ -232,6 +256,33 @@ void Subgraph::SetCancellationFunction(void* data, bool (*check_cancelled_func)(
   check_cancelled_func_ = check_cancelled_func;
 }
 
+void Subgraph::SetMemoryBudget(octet::MemoryBudget* budget) {
+  // Memory taken before would never be given back to the right budget.
+  if (memory_budget_ != nullptr || !planner_->SetBudget(budget)) {
+    ReportError("SetMemoryBudget: the subgraph already has a budget or planned arenas");
+    return;
+  }
+  memory_budget_ = budget;
+}
+
+// Charges a heap tensor's new size (replacing what it held) before it is allocated.
+TfLiteStatus Subgraph::ChargeHeapTensor(const TfLiteTensor& tensor, size_t bytes) {
+  if (memory_budget_ == nullptr) return kTfLiteOk;
+  if (&tensor < tensors_.data() || &tensor >= tensors_.data() + tensors_.size()) {
+    return kTfLiteOk;  // not one of ours: nothing to account it to
+  }
+  size_t& held = tensor_extras_[&tensor - tensors_.data()].heap_charged;
+  if (!memory_budget_->TryRecharge(held, bytes)) {
+    ReportError("tensor '%s' needs %s on the heap, but the memory limit of %s leaves %s",
+                tensor.name ? tensor.name : "", octet::FormatByteSize(bytes).c_str(),
+                octet::FormatByteSize(memory_budget_->limit()).c_str(),
+                octet::FormatByteSize(memory_budget_->available() + held).c_str());
+    return kTfLiteError;
+  }
+  held = bytes;
+  return kTfLiteOk;
+}
+
 void Subgraph::SetCancellationFlag(const std::atomic<bool>* cancel_requested) {
   cancel_requested_ = cancel_requested;
 }
@@ -262,11 +313,22 @@ TfLiteStatus Subgraph::AddTensors(int tensors_to_add, int* first_new_tensor_inde
   // Kernels often add temporaries in prepare while holding tensor pointers; spare capacity
   // keeps those pointers valid in the common case.
   if (tensors_.capacity() < base + tensors_to_add) tensors_.reserve(base + tensors_to_add + 32);
-  tensors_.resize(base + tensors_to_add);
+  // Both lists grow or neither does: the extras may throw (and then change nothing), the
+  // tensors cannot any more once reserved.
   tensor_extras_.resize(base + tensors_to_add);
+  tensors_.resize(base + tensors_to_add);
   for (size_t i = base; i < tensors_.size(); ++i) InitTensor(&tensors_[i]);
   context_.tensors = tensors_.data();
   context_.tensors_size = tensors_.size();
+  return kTfLiteOk;
+}
+
+TfLiteStatus Subgraph::CheckTensorIndex(const char* label, int index) {
+  if (index < 0 || static_cast<size_t>(index) >= tensors_.size()) {
+    ReportError("%s refers to tensor %d, but the graph has %zu tensors", label, index,
+                tensors_.size());
+    return kTfLiteError;
+  }
   return kTfLiteOk;
 }
 
@@ -305,18 +367,23 @@ TfLiteStatus Subgraph::SetVariables(std::vector<int> variables) {
 }
 
 TfLiteTensor& Subgraph::ResetTensor(int tensor_index, TfLiteType type, const char* name,
-                                    const std::vector<int>& dims, TfLiteQuantization quantization) {
+                                    const std::vector<int>& dims,
+                                    octet::OwnedQuantization* quantization) {
   FreeTensorStorage(tensor_index);
   TfLiteTensor& t = tensors_[tensor_index];
   t.type = type;
+  // The tensor owns these before anything below can fail.
+  t.sparsity = quantization->ReleaseSparsity();
+  t.quantization = quantization->Release();
+  t.name = "";
   *tensor_extras_[tensor_index].name = name ? name : "";
   t.name = tensor_extras_[tensor_index].name->c_str();
   t.dims = ConvertVectorToTfLiteIntArray(dims);
-  t.quantization = quantization;
+  const TfLiteQuantization& q_in = t.quantization;
   // The legacy per-tensor view is the first scale and zero point.
   t.params = TfLiteQuantizationParams{0.f, 0};
-  if (quantization.type == kTfLiteAffineQuantization && quantization.params) {
-    auto* q = static_cast<TfLiteAffineQuantization*>(quantization.params);
+  if (q_in.type == kTfLiteAffineQuantization && q_in.params) {
+    auto* q = static_cast<TfLiteAffineQuantization*>(q_in.params);
     if (q->scale && q->scale->size > 0) t.params.scale = q->scale->data[0];
     if (q->zero_point && q->zero_point->size > 0) t.params.zero_point = q->zero_point->data[0];
   }
@@ -329,9 +396,8 @@ TfLiteStatus Subgraph::SetTensorParametersReadOnly(int tensor_index, TfLiteType 
                                                    const char* buffer, size_t bytes,
                                                    const Allocation* allocation,
                                                    TfLiteSparsity* sparsity) {
-  if (CheckTensorIndices("SetTensorParametersReadOnly", {tensor_index}, false) != kTfLiteOk) {
-    TfLiteQuantizationFree(&quantization);
-    TfLiteSparsityFree(sparsity);
+  octet::OwnedQuantization owned(quantization, sparsity);  // ours from here, whatever happens
+  if (CheckTensorIndex("SetTensorParametersReadOnly", tensor_index) != kTfLiteOk) {
     return kTfLiteError;
   }
   size_t required = 0;
@@ -340,13 +406,10 @@ TfLiteStatus Subgraph::SetTensorParametersReadOnly(int tensor_index, TfLiteType 
         required != bytes) {
       ReportError("constant tensor %d ('%s'): buffer has %zu bytes, shape and type need %zu",
                   tensor_index, name ? name : "", bytes, required);
-      TfLiteQuantizationFree(&quantization);
-      TfLiteSparsityFree(sparsity);
       return kTfLiteError;
     }
   }
-  TfLiteTensor& t = ResetTensor(tensor_index, type, name, dims, quantization);
-  t.sparsity = sparsity;
+  TfLiteTensor& t = ResetTensor(tensor_index, type, name, dims, &owned);
   t.data.raw_const = buffer;
   t.bytes = bytes;
   t.allocation_type = kTfLiteMmapRo;
@@ -361,17 +424,16 @@ TfLiteStatus Subgraph::SetTensorParametersReadWrite(int tensor_index, TfLiteType
                                                     TfLiteQuantization quantization,
                                                     bool is_variable,
                                                     const std::vector<int>& dims_signature) {
-  if (CheckTensorIndices("SetTensorParametersReadWrite", {tensor_index}, false) != kTfLiteOk) {
-    TfLiteQuantizationFree(&quantization);
+  octet::OwnedQuantization owned(quantization);  // ours from here, whatever happens
+  if (CheckTensorIndex("SetTensorParametersReadWrite", tensor_index) != kTfLiteOk) {
     return kTfLiteError;
   }
   size_t required = 0;
   if (type != kTfLiteString && type != kTfLiteResource && type != kTfLiteVariant &&
       BytesRequired(type, dims.data(), dims.size(), &required, &context_) != kTfLiteOk) {
-    TfLiteQuantizationFree(&quantization);
     return kTfLiteError;
   }
-  TfLiteTensor& t = ResetTensor(tensor_index, type, name, dims, quantization);
+  TfLiteTensor& t = ResetTensor(tensor_index, type, name, dims, &owned);
   t.bytes = required;
   t.is_variable = is_variable;
   t.allocation_type = is_variable ? kTfLiteArenaRwPersistent : kTfLiteArenaRw;
@@ -458,6 +520,7 @@ TfLiteStatus Subgraph::ResizeTensor(TfLiteTensor* tensor, TfLiteIntArray* new_si
   }
   if (tensor->allocation_type == kTfLiteDynamic) {
     if (bytes != tensor->bytes || tensor->data.raw == nullptr) {
+      TF_LITE_ENSURE_STATUS(ChargeHeapTensor(*tensor, bytes + 64));
       // Same read slack as the arena: vectorized kernels may read a little past the end.
       void* p = std::realloc(tensor->data.raw, bytes + 64);
       if (p == nullptr) {
@@ -476,6 +539,11 @@ TfLiteStatus Subgraph::ResizeTensor(TfLiteTensor* tensor, TfLiteIntArray* new_si
 }
 
 TfLiteStatus Subgraph::ResizeInputTensor(int tensor_index, const std::vector<int>& dims) {
+  return octet::GuardStatus(error_reporter_, "ResizeInputTensor",
+                            [&] { return ResizeInputTensorImpl(tensor_index, dims); });
+}
+
+TfLiteStatus Subgraph::ResizeInputTensorImpl(int tensor_index, const std::vector<int>& dims) {
   TfLiteTensor* t = tensor(tensor_index);
   if (t == nullptr) {
     ReportError("ResizeInputTensor: no tensor %d", tensor_index);
@@ -607,6 +675,11 @@ TfLiteStatus Subgraph::InvokeNode(size_t plan_index) {
 }
 
 TfLiteStatus Subgraph::AllocateTensors() {
+  return octet::GuardStatus(error_reporter_, "AllocateTensors",
+                            [&] { return AllocateTensorsImpl(); });
+}
+
+TfLiteStatus Subgraph::AllocateTensorsImpl() {
   if (!needs_allocation_) return kTfLiteOk;
   // A control-flow op reaching this subgraph again through its callees (a call cycle built
   // through the C++ API; the model verifier rejects them in files) is refused instead of
@@ -622,6 +695,7 @@ TfLiteStatus Subgraph::AllocateTensors() {
     if (tensor_extras_[i].made_dynamic_by_runtime) {
       std::free(tensors_[i].data.raw);
       tensors_[i].data.raw = nullptr;
+      ReleaseHeapCharge(static_cast<int>(i));
       tensors_[i].allocation_type = kTfLiteArenaRw;
       tensor_extras_[i].made_dynamic_by_runtime = false;
     }
@@ -641,7 +715,11 @@ TfLiteStatus Subgraph::AllocateTensors() {
     }
   }
   octet::SubgraphGraphInfo info(this);
-  planner_->Plan(info, first_unprepared_node_);
+  std::string plan_error;
+  if (!planner_->Plan(info, first_unprepared_node_, &plan_error)) {
+    ReportError("subgraph %d: %s", subgraph_index(), plan_error.c_str());
+    return kTfLiteError;
+  }
   needs_allocation_ = false;
   // As TFLite: variable tensors (RNN/LSTM state) start from their reset value after every
   // (re)allocation.
@@ -649,6 +727,10 @@ TfLiteStatus Subgraph::AllocateTensors() {
 }
 
 TfLiteStatus Subgraph::Invoke() {
+  return octet::GuardStatus(error_reporter_, "Invoke", [&] { return InvokeImpl(); });
+}
+
+TfLiteStatus Subgraph::InvokeImpl() {
   if (needs_allocation_) {
     ReportError("Invoke called before AllocateTensors (or after a resize without it)");
     return kTfLiteError;
@@ -695,6 +777,11 @@ TfLiteStatus Subgraph::ResetVariableTensors() {
 // --- delegates ------------------------------------------------------------------
 
 TfLiteStatus Subgraph::ModifyGraphWithDelegate(TfLiteDelegate* delegate) {
+  return octet::GuardStatus(error_reporter_, "ModifyGraphWithDelegate",
+                            [&] { return ModifyGraphWithDelegateImpl(delegate); });
+}
+
+TfLiteStatus Subgraph::ModifyGraphWithDelegateImpl(TfLiteDelegate* delegate) {
   if (delegate == nullptr || delegate->Prepare == nullptr) {
     ReportError("ModifyGraphWithDelegate: delegate has no Prepare function");
     return kTfLiteError;
@@ -730,7 +817,8 @@ TfLiteStatus Subgraph::ReplaceNodeSubsetsWithDelegateKernels(TfLiteRegistration 
       execution_plan_.insert(execution_plan_.end(), subset.nodes.begin(), subset.nodes.end());
       continue;
     }
-    auto* params = static_cast<TfLiteDelegateParams*>(std::calloc(1, sizeof(TfLiteDelegateParams)));
+    auto* params = static_cast<TfLiteDelegateParams*>(
+        octet::OrThrow(std::calloc(1, sizeof(TfLiteDelegateParams))));
     params->delegate = delegate;
     params->nodes_to_replace = ConvertVectorToTfLiteIntArray(subset.nodes);
     params->input_tensors = ConvertVectorToTfLiteIntArray(subset.input_tensors);

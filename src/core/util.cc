@@ -3,6 +3,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/alloc_guard.h"
 #include "format/parse_options.h"
 #include "tensorflow/lite/builtin_ops.h"
 
@@ -13,8 +14,11 @@ TfLiteIntArray* ConvertVectorToTfLiteIntArray(const std::vector<int>& input) {
 }
 
 TfLiteIntArray* ConvertArrayToTfLiteIntArray(int rank, const int* dims) {
-  TfLiteIntArray* a = TfLiteIntArrayCreate(rank);
-  if (a != nullptr && rank > 0) std::memcpy(a->data, dims, sizeof(int) * rank);
+  if (rank < 0) return nullptr;
+  // Octet's callers cannot go on without the array: out of memory throws, and the public
+  // entry point that got here reports it (core/alloc_guard.h).
+  TfLiteIntArray* a = octet::OrThrow(TfLiteIntArrayCreate(rank));
+  if (rank > 0) std::memcpy(a->data, dims, sizeof(int) * rank);
   return a;
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "core/alloc_guard.h"
 #include "format/unaligned.h"
 
 namespace octet::format {
@@ -31,7 +32,7 @@ class Parser {
 
   template <typename T>
   T* Alloc() {
-    mem_.reset(std::calloc(1, sizeof(T)));
+    mem_.reset(octet::OrThrow(std::calloc(1, sizeof(T))));
     return static_cast<T*>(mem_.get());
   }
 

@@ -110,21 +110,39 @@ size_t LiveBytesLowerBound(const std::vector<Block>& blocks) {
   return best;
 }
 
+namespace {
+// Tail slack: vectorized kernels (XNNPACK's among them) may read, never write, up to
+// 16 bytes past the end of a tensor; the last tensor of the arena must allow it.
+constexpr size_t kTailSlack = 64;
+}  // namespace
+
+size_t ArenaPlanner::BufferBytes(size_t bytes) const {
+  return bytes == 0 ? 0 : bytes + alignment_ + kTailSlack;
+}
+
 void ArenaPlanner::AlignedBuffer::Resize(size_t bytes, size_t alignment) {
   if (bytes == size && storage) return;
   storage.reset();
   aligned = nullptr;
-  size = bytes;
+  size = 0;
   if (bytes == 0) return;
-  // Tail slack: vectorized kernels (XNNPACK's among them) may read, never write, up to
-  // 16 bytes past the end of a tensor; the last tensor of the arena must allow it.
-  constexpr size_t kTailSlack = 64;
   storage = std::make_unique<char[]>(bytes + alignment + kTailSlack);
+  size = bytes;
   const auto raw = reinterpret_cast<uintptr_t>(storage.get());
   aligned = reinterpret_cast<char*>((raw + alignment - 1) / alignment * alignment);
 }
 
-bool ArenaPlanner::Plan(GraphInfo& graph, size_t prepared_nodes) {
+ArenaPlanner::~ArenaPlanner() {
+  if (budget_ != nullptr) budget_->Release(charged_);
+}
+
+bool ArenaPlanner::SetBudget(MemoryBudget* budget) {
+  if (charged_ != 0) return false;
+  budget_ = budget;
+  return true;
+}
+
+bool ArenaPlanner::Plan(GraphInfo& graph, size_t prepared_nodes, std::string* error) {
   lifetimes_ = ComputeLifetimes(graph);
   const size_t n = graph.num_tensors();
   offsets_.assign(n, 0);
@@ -155,12 +173,26 @@ bool ArenaPlanner::Plan(GraphInfo& graph, size_t prepared_nodes) {
     }
   }
   std::vector<size_t> arena_offsets, persistent_offsets;
-  stats_ = PlannerStats{};
-  stats_.arena_bytes = AssignOffsets(arena_blocks, alignment_, &arena_offsets);
-  stats_.lower_bound_bytes = LiveBytesLowerBound(arena_blocks);
-  stats_.persistent_bytes = AssignOffsets(persistent_blocks, alignment_, &persistent_offsets);
-  stats_.planned_tensors = arena_tensors.size() + persistent_tensors.size();
+  PlannerStats stats;
+  stats.arena_bytes = AssignOffsets(arena_blocks, alignment_, &arena_offsets);
+  stats.lower_bound_bytes = LiveBytesLowerBound(arena_blocks);
+  stats.persistent_bytes = AssignOffsets(persistent_blocks, alignment_, &persistent_offsets);
+  stats.planned_tensors = arena_tensors.size() + persistent_tensors.size();
 
+  // Charged with the alignment and tail slack each buffer really allocates.
+  const size_t wanted = BufferBytes(stats.arena_bytes) + BufferBytes(stats.persistent_bytes);
+  if (budget_ != nullptr && !budget_->TryRecharge(charged_, wanted)) {
+    if (error != nullptr) {
+      *error = "the tensor arenas need " + FormatByteSize(wanted) + " (activations " +
+               FormatByteSize(stats.arena_bytes) + ", variables " +
+               FormatByteSize(stats.persistent_bytes) + ") but the memory limit of " +
+               FormatByteSize(budget_->limit()) + " leaves " +
+               FormatByteSize(budget_->available() + charged_) + " for them";
+    }
+    return false;
+  }
+  charged_ = wanted;
+  stats_ = stats;
   arena_.Resize(stats_.arena_bytes, alignment_);
   const bool persistent_changed =
       persistent_.size != stats_.persistent_bytes || !persistent_.storage;
@@ -178,7 +210,7 @@ bool ArenaPlanner::Plan(GraphInfo& graph, size_t prepared_nodes) {
     offsets_[persistent_tensors[k]] = persistent_offsets[k];
     t->data.raw = t->bytes == 0 ? nullptr : persistent_.aligned + persistent_offsets[k];
   }
-  return persistent_changed;
+  return true;
 }
 
 }  // namespace octet

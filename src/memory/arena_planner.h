@@ -5,8 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "memory/memory_budget.h"
 #include "tensorflow/lite/c/common.h"
 
 namespace octet {
@@ -63,13 +65,21 @@ struct PlannerStats {
 // Owns the arenas and points tensors into them.
 class ArenaPlanner {
  public:
-  explicit ArenaPlanner(size_t alignment = 64) : alignment_(alignment) {}
+  // The arenas are charged to `budget` (may be null: unlimited), which must outlive this.
+  explicit ArenaPlanner(MemoryBudget* budget = nullptr, size_t alignment = 64)
+      : budget_(budget), alignment_(alignment) {}
+  ~ArenaPlanner();
+  // Charges later plans to `budget`; only before the first plan (false, unchanged, after).
+  bool SetBudget(MemoryBudget* budget);
+  ArenaPlanner(const ArenaPlanner&) = delete;
+  ArenaPlanner& operator=(const ArenaPlanner&) = delete;
 
   // Plans every kTfLiteArenaRw / kTfLiteArenaRwPersistent tensor that is used by one of
   // the first `prepared_nodes` nodes (or is a graph input / variable), allocates the
   // arenas and sets tensor->data. Persistent contents survive a re-plan of equal size.
-  // Returns true when the persistent arena was (re)created, i.e. variables need a reset.
-  bool Plan(GraphInfo& graph, size_t prepared_nodes);
+  // False, with `error` set and the previous arenas kept, when the arenas would not fit
+  // the memory budget.
+  bool Plan(GraphInfo& graph, size_t prepared_nodes, std::string* error);
 
   const PlannerStats& stats() const { return stats_; }
   const std::vector<Lifetime>& lifetimes() const { return lifetimes_; }
@@ -82,7 +92,11 @@ class ArenaPlanner {
     size_t size = 0;
     void Resize(size_t bytes, size_t alignment);
   };
+  // What a buffer holding `bytes` really allocates (alignment and read slack included).
+  size_t BufferBytes(size_t bytes) const;
+  MemoryBudget* budget_;
   size_t alignment_;
+  size_t charged_ = 0;  // what the arenas hold against the budget
   AlignedBuffer arena_, persistent_;
   std::vector<Lifetime> lifetimes_;
   std::vector<size_t> offsets_;

@@ -1,5 +1,7 @@
 #include "ops/op_util.h"
 
+#include "core/alloc_guard.h"
+
 namespace octet::ops {
 
 TfLiteStatus CheckArity(TfLiteContext* context, const TfLiteNode* node, const char* op,
@@ -63,7 +65,7 @@ TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteTensor* output,
 }
 
 TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteTensor* output, const Shape& shape) {
-  TfLiteIntArray* dims = TfLiteIntArrayCreate(shape.rank());
+  TfLiteIntArray* dims = OrThrow(TfLiteIntArrayCreate(shape.rank()));
   for (int i = 0; i < shape.rank(); ++i) dims->data[i] = shape.dim(i);
   return context->ResizeTensor(context, output, dims);
 }

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "core/alloc_guard.h"
+
 namespace octet::ops {
 
 TfLiteStatus NodeScratch::Reserve(TfLiteContext* context, int count) {
@@ -17,7 +19,7 @@ TfLiteStatus NodeScratch::Prepare(TfLiteContext* context, TfLiteNode* node,
     return kTfLiteError;
   }
   TfLiteIntArrayFree(node->temporaries);
-  node->temporaries = TfLiteIntArrayCreate(static_cast<int>(sizes.size()));
+  node->temporaries = OrThrow(TfLiteIntArrayCreate(static_cast<int>(sizes.size())));
   int k = 0;
   for (const Size& s : sizes) {
     if (s.elements < 0 || s.elements > std::numeric_limits<int>::max()) {
@@ -29,7 +31,7 @@ TfLiteStatus NodeScratch::Prepare(TfLiteContext* context, TfLiteNode* node,
     TfLiteTensor* t = &context->tensors[first_ + k];
     t->type = s.type;
     t->allocation_type = kTfLiteArenaRw;
-    TfLiteIntArray* dims = TfLiteIntArrayCreate(1);
+    TfLiteIntArray* dims = OrThrow(TfLiteIntArrayCreate(1));
     dims->data[0] = static_cast<int>(s.elements);
     TF_LITE_ENSURE_STATUS(context->ResizeTensor(context, t, dims));
     ++k;

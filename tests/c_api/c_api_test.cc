@@ -541,6 +541,30 @@ TfLiteStatus CountRunsEval(TfLiteContext* context, TfLiteNode* node) {
   return TimesTwoEval(context, node);
 }
 
+// Octet's TfLiteInterpreterOptionsSetMaxMemoryBytes: past the limit, allocation fails with
+// the reason sent to the options' reporter; NULL options are reported, not dereferenced.
+TEST(CApi, MaxMemoryBytes) {
+  Model m(CustomOpModel());
+  const TfLiteRegistration times_two = Kernel(TimesTwoPrepare, TimesTwoEval);
+  for (const size_t limit : {size_t{8}, size_t{1} << 20}) {
+    Options o;
+    TfLiteInterpreterOptionsAddCustomOp(o.options, "TimesTwo", &times_two, 1, 1);
+    TfLiteInterpreterOptionsSetMaxMemoryBytes(o.options, limit);
+    TfLiteInterpreter* interpreter = TfLiteInterpreterCreate(m.model, o.options);
+    ASSERT_NE(interpreter, nullptr) << o.messages.text;
+    const TfLiteStatus status = TfLiteInterpreterAllocateTensors(interpreter);
+    if (limit == 8) {
+      EXPECT_EQ(status, kTfLiteError);
+      EXPECT_NE(o.messages.text.find("memory limit of 8 B"), std::string::npos)
+          << o.messages.text;
+    } else {
+      EXPECT_EQ(status, kTfLiteOk) << o.messages.text;
+    }
+    TfLiteInterpreterDelete(interpreter);
+  }
+  TfLiteInterpreterOptionsSetMaxMemoryBytes(nullptr, 1);  // reported on stderr
+}
+
 TEST(CApi, Cancellation) {
   Model m(TwoCustomOpModel());
   const TfLiteRegistration cancel_here = Kernel(TimesTwoPrepare, CancelHereEval);

@@ -84,6 +84,25 @@ TEST(Cli, DemoRunsTheOptimizedAndReferenceKernelsAndTheyAgree) {
   EXPECT_NE(r.output.find("kernel data:"), std::string::npos) << r.output;
 }
 
+// --max-memory caps the interpreter: the demo model's ~8 MiB of arenas and packed weights do
+// not fit 1 MiB (a one-line error naming the limit), fit 64M, and a bad size is refused.
+TEST(Cli, MaxMemory) {
+  const std::string dir = TempDir();
+  ASSERT_EQ(RunCli("demo --save " + dir + "/m.tflite").code, 0);
+  Result r = RunCli("inspect " + dir + "/m.tflite --max-memory 1M");
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("error: cannot prepare model"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("memory limit of 1.00 MiB"), std::string::npos) << r.output;
+  r = RunCli("inspect " + dir + "/m.tflite --max-memory 64M");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("of a 64.00 MiB limit"), std::string::npos) << r.output;
+  r = RunCliWithEnv("OCTET_MAX_MEMORY=1M", "inspect " + dir + "/m.tflite");
+  EXPECT_EQ(r.code, 1) << r.output;
+  r = RunCli("bench " + dir + "/m.tflite --runs 1 --max-memory 12Q");
+  EXPECT_NE(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("'12Q' is not a size"), std::string::npos) << r.output;
+}
+
 // OCTET_ISA pins a kernel path for the process; one the CPU cannot run is a one-line error.
 TEST(Cli, KernelPathOverride) {
   const std::string dir = TempDir();

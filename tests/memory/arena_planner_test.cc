@@ -40,8 +40,8 @@ TEST(ArenaPlanner, ChainReusesMemory) {
   g.AddNode({0}, {1});
   g.AddNode({1}, {2});
   g.AddNode({2}, {3});
-  ArenaPlanner planner(64);
-  planner.Plan(g, g.num_nodes());
+  ArenaPlanner planner(nullptr, 64);
+  ASSERT_TRUE(planner.Plan(g, g.num_nodes(), nullptr));
   const auto& off = planner.offsets();
   EXPECT_NE(off[1], off[2]);
   EXPECT_NE(off[2], off[3]);
@@ -86,15 +86,78 @@ TEST(ArenaPlanner, VariablesGoToThePersistentArenaAndKeepTheirValues) {
   g.variables_ = {1};
   g.tensors_[1].allocation_type = kTfLiteArenaRwPersistent;
   g.AddNode({0, 1}, {2});
-  ArenaPlanner planner(16);
-  EXPECT_TRUE(planner.Plan(g, 1));  // new persistent arena: zeroed
+  ArenaPlanner planner(nullptr, 16);
+  ASSERT_TRUE(planner.Plan(g, 1, nullptr));  // new persistent arena: zeroed
   EXPECT_EQ(planner.stats().persistent_bytes, 16u);
   char* state = g.tensors_[1].data.raw;
   ASSERT_NE(state, nullptr);
   EXPECT_EQ(state[3], 0);
   state[3] = 42;
-  EXPECT_FALSE(planner.Plan(g, 1));  // same size: state survives a re-plan
+  ASSERT_TRUE(planner.Plan(g, 1, nullptr));  // same size: state survives a re-plan
   EXPECT_EQ(g.tensors_[1].data.raw[3], 42);
+}
+
+// The arenas are charged to the budget with what they really allocate; a plan that does not
+// fit is refused with the sizes named, and the budget and the tensors keep the old plan.
+TEST(ArenaPlanner, PlanBeyondTheMemoryBudgetIsRefusedAndKeepsThePreviousPlan) {
+  FakeGraph g({1000, 1000, 1000});
+  g.inputs_ = {0};
+  g.outputs_ = {2};
+  g.AddNode({0}, {1});
+  g.AddNode({1}, {2});
+  MemoryBudget budget(8192);
+  {
+    ArenaPlanner planner(&budget, 64);
+    std::string error;
+    ASSERT_TRUE(planner.Plan(g, g.num_nodes(), &error)) << error;
+    const size_t held = budget.used();
+    EXPECT_GE(held, planner.stats().arena_bytes);
+    EXPECT_LE(held, planner.stats().arena_bytes + 2 * (64 + 64));
+    char* first = g.tensors_[0].data.raw;
+    g.tensors_[0].bytes = 100000;  // the input grew past what the budget allows
+    EXPECT_FALSE(planner.Plan(g, g.num_nodes(), &error));
+    EXPECT_NE(error.find("memory limit of 8.00 KiB"), std::string::npos) << error;
+    EXPECT_EQ(budget.used(), held);
+    EXPECT_EQ(g.tensors_[0].data.raw, first);
+    g.tensors_[0].bytes = 1000;
+    ASSERT_TRUE(planner.Plan(g, g.num_nodes(), &error)) << error;
+    EXPECT_EQ(budget.used(), held);
+  }
+  EXPECT_EQ(budget.used(), 0u);  // the planner gives its arenas back
+  EXPECT_GT(budget.peak(), 0u);
+}
+
+TEST(MemoryBudget, ParsesAndFormatsSizes) {
+  size_t bytes = 0;
+  ASSERT_TRUE(ParseByteSize("123", &bytes));
+  EXPECT_EQ(bytes, 123u);
+  ASSERT_TRUE(ParseByteSize("64k", &bytes));
+  EXPECT_EQ(bytes, 65536u);
+  ASSERT_TRUE(ParseByteSize("512M", &bytes));
+  EXPECT_EQ(bytes, size_t{512} << 20);
+  ASSERT_TRUE(ParseByteSize("1.5GiB", &bytes));
+  EXPECT_EQ(bytes, size_t{3} << 29);
+  ASSERT_TRUE(ParseByteSize("unlimited", &bytes));
+  EXPECT_EQ(bytes, MemoryBudget::kUnlimited);
+  for (const char* bad : {"", "-1", "12Q", "nan", "inf", "1e30G", "G", " 5"}) {
+    EXPECT_FALSE(ParseByteSize(bad, &bytes)) << bad;
+  }
+  EXPECT_EQ(FormatByteSize(100), "100 B");
+  EXPECT_EQ(FormatByteSize(size_t{3} << 29), "1.50 GiB");
+}
+
+TEST(MemoryBudget, ChargesRechargesAndReleases) {
+  MemoryBudget budget(100);
+  EXPECT_TRUE(budget.TryCharge(60));
+  EXPECT_FALSE(budget.TryCharge(41));
+  EXPECT_EQ(budget.used(), 60u);
+  EXPECT_TRUE(budget.TryRecharge(60, 100));  // growth of 40 fits
+  EXPECT_FALSE(budget.TryRecharge(100, 101));
+  EXPECT_TRUE(budget.TryRecharge(100, 10));
+  EXPECT_EQ(budget.used(), 10u);
+  EXPECT_EQ(budget.peak(), 100u);
+  budget.Release(10);
+  EXPECT_EQ(budget.available(), 100u);
 }
 
 // Property check on random DAGs: no two tensors that are live at the same node overlap in
@@ -116,8 +179,8 @@ TEST(ArenaPlanner, RandomGraphsNeverOverlapLiveTensors) {
       g.AddNode(in, {num_inputs + n});
     }
     g.outputs_ = {num_inputs + num_nodes - 1};
-    ArenaPlanner planner(8);
-    planner.Plan(g, g.num_nodes());
+    ArenaPlanner planner(nullptr, 8);
+    ASSERT_TRUE(planner.Plan(g, g.num_nodes(), nullptr));
     const auto life = ComputeLifetimes(g);
     EXPECT_GE(planner.stats().arena_bytes, planner.stats().lower_bound_bytes);
     for (size_t a = 0; a < bytes.size(); ++a) {

@@ -414,3 +414,17 @@ print(float(interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
     )
     assert done.returncode == 0, done.stderr
     assert abs(float(done.stdout) - np.sin(1.0)) < 0.2
+
+
+def test_max_memory_bytes(models: pathlib.Path) -> None:
+    path = models / "mlperf_ic_resnet8_int8.tflite"
+    small = octet.Interpreter(model_path=str(path), max_memory_bytes=4096)
+    assert small.memory_info()["max_memory_bytes"] == 4096
+    with pytest.raises(RuntimeError, match="memory limit of 4.00 KiB"):
+        small.allocate_tensors()
+    roomy = allocated(path, max_memory_bytes=64 << 20)
+    info = roomy.memory_info()
+    assert 52224 <= info["memory_used_bytes"] <= 64 << 20  # resnet8's arena alone is 52224
+    for bad in (-1, 1.5, True, 2**64):
+        with pytest.raises(ValueError, match="max_memory_bytes"):
+            octet.Interpreter(model_path=str(path), max_memory_bytes=bad)

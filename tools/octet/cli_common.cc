@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "memory/memory_budget.h"
 #include "octet/npy.h"
 
 namespace octet::cli {
@@ -33,6 +34,22 @@ void Check(TfLiteStatus status, const std::string& what, const CollectingReporte
   throw Failure(what + (details.empty() ? "" : ": " + details));
 }
 
+namespace {
+size_t g_memory_limit = 0;
+bool g_memory_limit_set = false;
+}  // namespace
+
+void SetMemoryLimit(size_t bytes) {
+  g_memory_limit = bytes;
+  g_memory_limit_set = true;
+}
+
+std::string CheckMemoryLimitText(const std::string& text) {
+  size_t bytes = 0;
+  if (ParseByteSize(text, &bytes)) return "";
+  return "'" + text + "' is not a size (examples: 512M, 2G, 1.5GiB, 100000, unlimited)";
+}
+
 LoadedModel LoadModel(const std::string& path, int num_threads) {
   LoadedModel m;
   m.model = tflite::FlatBufferModel::BuildFromFile(path.c_str(), m.reporter.get());
@@ -41,6 +58,7 @@ LoadedModel LoadModel(const std::string& path, int num_threads) {
   tflite::InterpreterBuilder builder(*m.model, *m.resolver);
   Check(builder(&m.interpreter, num_threads), "cannot build interpreter for '" + path + "'",
         *m.reporter);
+  if (g_memory_limit_set) m.interpreter->SetMaxMemoryBytes(g_memory_limit);
   return m;
 }
 

@@ -37,6 +37,12 @@ struct LoadedModel {
   std::unique_ptr<tflite::Interpreter> interpreter;
 };
 
+// --max-memory: the memory limit every interpreter LoadModel builds gets (see
+// Interpreter::SetMaxMemoryBytes); by default the engine's own default.
+void SetMemoryLimit(size_t bytes);
+// Parses a --max-memory value ("512M", "2G", "unlimited"); "" when it is valid, else why not.
+std::string CheckMemoryLimitText(const std::string& text);
+
 // Loads, verifies and builds; throws Failure naming the problem.
 LoadedModel LoadModel(const std::string& path, int num_threads);
 // Throws Failure with `what` plus everything reported, unless status is ok.

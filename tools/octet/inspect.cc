@@ -9,6 +9,7 @@
 #include "format/parse_options.h"
 #include "kernels/cpu/cpu_features.h"
 #include "memory/arena_planner.h"
+#include "memory/memory_budget.h"
 #include "octet/kernel_info.h"
 #include "quant/spec_report.h"
 
@@ -75,6 +76,9 @@ int InspectCommand(const std::string& path, bool list_tensors, const std::string
   }
   std::printf("kernel data: %zu bytes (packed weights and tables, kernel path %s)\n",
               interp.primary_subgraph().kernel_persistent_bytes(), cpu::IsaName(cpu::ActiveIsa()));
+  std::printf("memory held: %s of a %s limit (--max-memory)\n",
+              FormatByteSize(interp.memory_used_bytes()).c_str(),
+              FormatByteSize(interp.max_memory_bytes()).c_str());
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "delegates.h"
+#include "memory/memory_budget.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"octet: a TensorFlow Lite inference engine"};
@@ -56,6 +57,16 @@ int main(int argc, char** argv) {
   auto* cpu_cmd =
       app.add_subcommand("cpu", "list the kernel paths this CPU runs and the active one");
 
+  // --max-memory on every command that builds an interpreter.
+  std::string max_memory;
+  for (CLI::App* command : {run_cmd, inspect_cmd, bench_cmd}) {
+    command
+        ->add_option("--max-memory", max_memory,
+                     "most memory the interpreter may hold (e.g. 512M, 2G, unlimited; default: "
+                     "$OCTET_MAX_MEMORY or half the physical memory)")
+        ->check(CLI::Validator(octet::cli::CheckMemoryLimitText, "SIZE"));
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -63,6 +74,11 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 1;
   }
   try {
+    if (!max_memory.empty()) {
+      size_t bytes = 0;
+      octet::ParseByteSize(max_memory, &bytes);  // validated by the option's check
+      octet::cli::SetMemoryLimit(bytes);
+    }
     if (*run_cmd) return octet::cli::RunCommand(run);
     if (*inspect_cmd) {
       return octet::cli::InspectCommand(inspect_model, inspect_tensors, inspect_delegate);

@@ -16,7 +16,8 @@
 
 namespace octet {
 class CpuBackendContext;
-}
+class MemoryBudget;
+}  // namespace octet
 
 namespace tflite {
 
@@ -96,6 +97,18 @@ class Interpreter {
   // Stops the Invoke in flight (from any thread) at its next node with kTfLiteCancelled.
   // A cancel before an Invoke starts does not affect it. kTfLiteError unless enabled.
   TfLiteStatus Cancel();
+
+  // --- memory limit (an Octet extension) ----------------------------------------
+  // The most memory this interpreter may hold in its tensor arenas, the kernels' persistent
+  // buffers (packed weights) and heap tensors, over all subgraphs. Each allocation is checked
+  // first: a model that needs more fails AllocateTensors (or Invoke, for shapes known only
+  // then) with an error naming the request. The default is $OCTET_MAX_MEMORY when set,
+  // otherwise half of the physical memory; SIZE_MAX means unlimited. Lowering the limit
+  // frees nothing: it applies to later allocations.
+  void SetMaxMemoryBytes(size_t bytes);
+  size_t max_memory_bytes() const;
+  size_t memory_used_bytes() const;  // held now
+  size_t memory_peak_bytes() const;  // the most held at once so far
 
   // Threads the built-in kernels split their work across (-1: the default, 1).
   TfLiteStatus SetNumThreads(int num_threads);
@@ -197,6 +210,8 @@ class Interpreter {
   const SignatureDef* FindSignature(const char* signature_key, bool first_if_null) const;
 
   ErrorReporter* error_reporter_;
+  // Declared before subgraphs_ so that it outlives them: they give their memory back to it.
+  std::unique_ptr<octet::MemoryBudget> memory_budget_;
   std::vector<std::unique_ptr<Subgraph>> subgraphs_;
   std::vector<SignatureDef> signature_defs_;
   std::map<std::string, std::unique_ptr<SignatureRunner>> signature_runners_;

@@ -25,10 +25,17 @@ class InterpreterBuilder {
   TfLiteStatus operator()(std::unique_ptr<Interpreter>* interpreter);
   TfLiteStatus operator()(std::unique_ptr<Interpreter>* interpreter, int num_threads);
   TfLiteStatus SetNumThreads(int num_threads);
+  // Octet: the memory limit the built interpreter starts with (so that the delegates applied
+  // while building are held to it too); see Interpreter::SetMaxMemoryBytes.
+  void SetMaxMemoryBytes(size_t bytes) {
+    max_memory_bytes_ = bytes;
+    max_memory_set_ = true;
+  }
   // Applied, in order, right after the graph is built.
   void AddDelegate(TfLiteDelegate* delegate) { delegates_.push_back(delegate); }
 
  private:
+  TfLiteStatus Build(std::unique_ptr<Interpreter>* interpreter);  // operator()'s body
   TfLiteStatus BuildRegistrations();
   TfLiteStatus ParseTensors(const ::tflite::SubGraph* subgraph, Subgraph* target);
   TfLiteStatus ParseNodes(const ::tflite::SubGraph* subgraph, Subgraph* target);
@@ -39,6 +46,8 @@ class InterpreterBuilder {
   ErrorReporter* error_reporter_;
   const Allocation* allocation_;
   int num_threads_ = 1;
+  size_t max_memory_bytes_ = 0;
+  bool max_memory_set_ = false;
   std::vector<TfLiteDelegate*> delegates_;
   std::vector<const TfLiteRegistration*> registrations_;
   std::vector<std::unique_ptr<TfLiteRegistration>> unresolved_;

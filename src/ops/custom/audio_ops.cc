@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/alloc_guard.h"
 #include "kernels/reference/audio.h"
 #include "ops/custom/custom_ops.h"
 #include "ops/custom/flex_options.h"
@@ -50,7 +51,7 @@ TfLiteStatus CheckData(TfLiteContext *context, const char *op, const TfLiteTenso
 }
 
 TfLiteStatus Resize3(TfLiteContext *context, TfLiteTensor *t, int a, int b, int c) {
-  TfLiteIntArray *dims = TfLiteIntArrayCreate(3);
+  TfLiteIntArray *dims = octet::OrThrow(TfLiteIntArrayCreate(3));
   dims->data[0] = a;
   dims->data[1] = b;
   dims->data[2] = c;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/alloc_guard.h"
 #include "ops/custom/custom_ops.h"
 #include "ops/custom/flex_options.h"
 #include "tensorflow/lite/c/common.h"
@@ -91,7 +92,7 @@ bool SupportedType(TfLiteType t) {
 }
 
 TfLiteStatus Resize(TfLiteContext *context, TfLiteTensor *t, std::initializer_list<int> dims) {
-  TfLiteIntArray *a = TfLiteIntArrayCreate(static_cast<int>(dims.size()));
+  TfLiteIntArray *a = octet::OrThrow(TfLiteIntArrayCreate(static_cast<int>(dims.size())));
   int i = 0;
   for (int d : dims) a->data[i++] = d;
   return context->ResizeTensor(context, t, a);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/alloc_guard.h"
 #include "kernels/reference/lstm_integer.h"
 #include "ops/nn/lstm_inputs.h"
 #include "quant/quantization_util.h"
@@ -219,7 +220,7 @@ TfLiteStatus LstmIntegerPrepare(TfLiteContext* context, TfLiteNode* node,
   if (!hidden->is_variable)
     return Fail(context, "output_state (input 18) must be a variable tensor");
   if (!cell->is_variable) return Fail(context, "cell_state (input 19) must be a variable tensor");
-  if (params->cell_clip < 0.f) {
+  if (!(params->cell_clip >= 0.f)) {  // also NaN, which the quantized clip cannot hold
     return Fail(context, "cell_clip must be >= 0, got %g", static_cast<double>(params->cell_clip));
   }
   if (params->activation != kTfLiteActTanh && params->activation != kTfLiteActSigmoid) {
@@ -321,7 +322,7 @@ TfLiteStatus LstmIntegerPrepare(TfLiteContext* context, TfLiteNode* node,
   const int rows_per_step = s.time_major ? s.batch : 1;
   data->buffers.assign(static_cast<size_t>(4) * rows_per_step * s.state_size, 0);
 
-  TfLiteIntArray* out_dims = TfLiteIntArrayCopy(input->dims);
+  TfLiteIntArray* out_dims = octet::OrThrow(TfLiteIntArrayCopy(input->dims));
   out_dims->data[2] = s.state_size;
   return context->ResizeTensor(context, output, out_dims);
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/alloc_guard.h"
 #include "kernels/reference/svdf_hybrid.h"
 #include "octet/kernel_info.h"
 #include "ops/nn/hybrid_recurrent_gemm.h"
@@ -378,7 +379,7 @@ TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
                 TfLiteTypeGetName(input->type));
   }
 
-  TfLiteIntArray *out_dims = TfLiteIntArrayCreate(2);
+  TfLiteIntArray *out_dims = octet::OrThrow(TfLiteIntArrayCreate(2));
   out_dims->data[0] = s.batch;
   out_dims->data[1] = s.num_units();
   return context->ResizeTensor(context, output, out_dims);

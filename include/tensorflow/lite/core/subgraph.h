@@ -18,6 +18,8 @@
 
 namespace octet {
 class ArenaPlanner;
+class MemoryBudget;
+class OwnedQuantization;
 struct PlannerStats;
 }  // namespace octet
 
@@ -119,6 +121,10 @@ class Subgraph {
   // check_cancelled_func(data) returns true or *cancel_requested is set (either may be null).
   void SetCancellationFunction(void* data, bool (*check_cancelled_func)(void*));
   void SetCancellationFlag(const std::atomic<bool>* cancel_requested);
+  // Octet: the budget the arenas, kernels' persistent buffers and heap tensors are charged
+  // to (null: unlimited). Set once, before AllocateTensors; it must outlive the subgraph.
+  void SetMemoryBudget(octet::MemoryBudget* budget);
+  octet::MemoryBudget* memory_budget() const { return memory_budget_; }
   bool IsCancelled() const;
 
   void ReportError(const char* format, ...);
@@ -127,6 +133,11 @@ class Subgraph {
 
  private:
   struct TensorExtra;
+  // The bodies of the public calls of the same name, which catch running out of memory.
+  TfLiteStatus ResizeInputTensorImpl(int tensor_index, const std::vector<int>& dims);
+  TfLiteStatus AllocateTensorsImpl();
+  TfLiteStatus InvokeImpl();
+  TfLiteStatus ModifyGraphWithDelegateImpl(TfLiteDelegate* delegate);
   TfLiteStatus PrepareNode(size_t plan_index);
   TfLiteStatus RequestScratchBuffer(size_t bytes, int* index);
   void* ScratchBuffer(int index);
@@ -134,9 +145,13 @@ class Subgraph {
   TfLiteStatus CheckTensorIndices(const char* label, const std::vector<int>& indices,
                                   bool allow_optional);
   void FreeTensorStorage(int tensor_index);
-  // Frees what the tensor held and sets the fields both SetTensorParameters* share.
+  void ReleaseHeapCharge(int tensor_index);
+  TfLiteStatus ChargeHeapTensor(const TfLiteTensor& tensor, size_t bytes);
+  // Frees what the tensor held and sets the fields both SetTensorParameters* share; the
+  // tensor takes the quantization and sparsity.
   TfLiteTensor& ResetTensor(int tensor_index, TfLiteType type, const char* name,
-                            const std::vector<int>& dims, TfLiteQuantization quantization);
+                            const std::vector<int>& dims, octet::OwnedQuantization* quantization);
+  TfLiteStatus CheckTensorIndex(const char* label, int index);
   void ResetNode(TfLiteNode& node, const TfLiteRegistration& registration);
   void SetupContextCallbacks();
   void FreePreviewParams();
@@ -166,6 +181,8 @@ class Subgraph {
   size_t scratch_requests_ = 0;
   std::deque<std::vector<char>> persistent_buffers_;
   size_t kernel_persistent_bytes_ = 0;
+  octet::MemoryBudget* memory_budget_ = nullptr;
+  size_t persistent_charged_ = 0;  // kernel persistent buffers, against memory_budget_
   TfLiteExternalContext* external_contexts_[kTfLiteMaxExternalContexts] = {};
   std::vector<const char*> node_kernel_names_;  // by node index; null: none recorded
   Profiler* profiler_ = nullptr;

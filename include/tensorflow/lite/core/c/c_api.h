@@ -85,6 +85,14 @@ TFL_CAPI_EXPORT extern void TfLiteInterpreterOptionsSetErrorReporter(
 TFL_CAPI_EXPORT extern TfLiteStatus TfLiteInterpreterOptionsEnableCancellation(
     TfLiteInterpreterOptions* options, bool enable);
 
+/* Octet extension (TFLite has no equivalent): the most memory an interpreter made with these
+ * options may hold in its tensor arenas, kernel buffers and heap tensors (see
+ * tflite::Interpreter::SetMaxMemoryBytes). A model that needs more fails
+ * TfLiteInterpreterAllocateTensors with an error naming the request. SIZE_MAX: unlimited;
+ * by default $OCTET_MAX_MEMORY or half of the physical memory. */
+TFL_CAPI_EXPORT extern void TfLiteInterpreterOptionsSetMaxMemoryBytes(
+    TfLiteInterpreterOptions* options, size_t max_bytes);
+
 /* --- interpreter --------------------------------------------------------------------- */
 
 /* Builds an interpreter for `model` with every builtin op (plus the ops the options add).
