@@ -4,7 +4,10 @@
 #  2. Plain optimized (Release): every test again, since the fast path is what users run, plus
 #     the corpus with each kernel path this CPU has forced (conformance_<path>) and a short run
 #     of the kernel benchmarks. Also leaves the release CLI at build/octet.
-#  3. aarch64, cross-compiled: the gtest suite and the corpus under qemu-user, proving the
+#  3. ThreadSanitizer: the library and tests/robustness/concurrent_interpreters_main.cc
+#     (three threads, each with its own interpreter and two kernel threads, over shared
+#     models; every output checked against a single-threaded run). Any race fails.
+#  4. aarch64, cross-compiled: the gtest suite and the corpus under qemu-user, proving the
 #     portable kernels off x86.
 # Then a bounded fuzzing run (clang, libFuzzer, ASan + UBSan, fuzz/): each target for
 # $OCTET_FUZZ_SECONDS (default 60) from a freshly generated seed corpus; any finding fails.
@@ -15,7 +18,7 @@ scripts/install-deps.sh --cross
 jobs="$(nproc)"
 step() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
 
-step "1/3 ASan+UBSan build and tests"
+step "1/4 ASan+UBSan build and tests"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCTET_SANITIZE=ON \
   -DOCTET_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
@@ -25,7 +28,7 @@ cmake --build build-asan -j"$jobs"
   cd build-asan && ctest --output-on-failure -j"$jobs"
 )
 
-step "2/3 optimized build, tests, every kernel path, benchmark smoke"
+step "2/4 optimized build, tests, every kernel path, benchmark smoke"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure -j"$jobs")
@@ -34,7 +37,13 @@ if [ -x build/octet_bench ]; then
   build/octet_bench --benchmark_filter='mbv2_28_192to32|mbv2_28x192' --benchmark_min_time=0.01
 fi
 
-step "3/3 aarch64 cross build, tests under qemu-user"
+step "3/4 ThreadSanitizer build, concurrent interpreters"
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCTET_TSAN=ON \
+  -DOCTET_BUILD_BENCHMARKS=OFF -DOCTET_BUILD_PYTHON=OFF -DOCTET_WITH_XNNPACK=OFF >/dev/null
+cmake --build build-tsan -j"$jobs" --target octet_concurrency_tests
+TSAN_OPTIONS=halt_on_error=1:abort_on_error=1 build-tsan/octet_concurrency_tests
+
+step "4/4 aarch64 cross build, tests under qemu-user"
 cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
   -DCMAKE_BUILD_TYPE=Release -DOCTET_WITH_XNNPACK=OFF >/dev/null
 cmake --build build-aarch64 -j"$jobs" --target octet_tests octet_cli

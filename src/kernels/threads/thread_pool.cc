@@ -6,6 +6,15 @@
 #include <pthreadpool.h>
 #endif
 
+// ThreadSanitizer cannot see the synchronization inside Debian's pthreadpool (not built with
+// it), so under TSan the hand-over is declared: everything before parallelize happens before
+// every task, and every task before parallelize returns, which pthreadpool guarantees.
+#if defined(__SANITIZE_THREAD__)
+extern "C" void __tsan_acquire(void* address);
+extern "C" void __tsan_release(void* address);
+#define OCTET_DECLARE_TSAN_HANDOVER 1
+#endif
+
 namespace octet {
 
 struct ThreadPool::Impl {
@@ -49,7 +58,24 @@ bool ThreadPool::CanRunInParallel() {
 void ThreadPool::Run(size_t tasks, void (*task)(void*, size_t), void* context) {
 #if defined(OCTET_HAVE_PTHREADPOOL)
   if (impl_ && impl_->pool) {
+#if defined(OCTET_DECLARE_TSAN_HANDOVER)
+    struct Handover {
+      void (*task)(void*, size_t);
+      void* context;
+    } handover{task, context};
+    __tsan_release(&handover);
+    pthreadpool_parallelize_1d(
+        impl_->pool,
+        [](void* h, size_t i) {
+          __tsan_acquire(h);
+          static_cast<Handover*>(h)->task(static_cast<Handover*>(h)->context, i);
+          __tsan_release(h);
+        },
+        &handover, tasks, /*flags=*/0);
+    __tsan_acquire(&handover);
+#else
     pthreadpool_parallelize_1d(impl_->pool, task, context, tasks, /*flags=*/0);
+#endif
     return;
   }
 #endif
