@@ -114,3 +114,27 @@ TEST(Security_FuzzFindings, FullyConnectedWithZeroRows) {
 }
 
 }  // namespace
+
+// fuzz_model crash-ccd69029: an int8 SOFTMAX over 8192 equal logits. The Q12.19 sum of exps
+// (1.0 each) wrapped to exactly 0 and GetReciprocal shifted by 32 (UBSan), on the exp-table
+// kernel as on the reference (TFLite's sum overflows too). The sum now saturates; every
+// probability (1/8192) is 0 in int8 units, i.e. -128, on both kernels.
+namespace {
+
+TEST(Security_FuzzFindings, SoftmaxOver8192EqualLogits) {
+  for (const TfLiteRegistration* reg : {tflite::ops::builtin::Register_SOFTMAX(),
+                                        tflite::ops::builtin::Register_SOFTMAX_REF()}) {
+    octet::testing::OpModel m;
+    const int in = m.AddInput({kTfLiteInt8, {1, 8192}, {0.1f}, {3}});
+    const int out = m.AddOutput({kTfLiteInt8, {1, 8192}, {1.0f / 256}, {-128}});
+    TfLiteSoftmaxParams p{1.0f};
+    m.SetBuiltinOp(kTfLiteBuiltinSoftmax, reg, p);
+    ASSERT_EQ(m.Build(), kTfLiteOk) << m.error();
+    m.SetInput<int8_t>(in, std::vector<int8_t>(8192, 42));
+    ASSERT_EQ(m.Invoke(), kTfLiteOk) << m.error();
+    const std::vector<int8_t> got = m.GetOutput<int8_t>(out);
+    EXPECT_EQ(got, std::vector<int8_t>(8192, -128));
+  }
+}
+
+}  // namespace

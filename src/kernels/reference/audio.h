@@ -4,6 +4,7 @@
 // TFLite's internal mfcc*.cc compute them.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -107,8 +108,12 @@ class MelFilterbank {
     const double spacing = (FreqToMel(upper) - mel_low) / (channels + 1);
     for (int i = 0; i <= channels; ++i) centers[i] = mel_low + spacing * (i + 1);
     const double hz_per_bin = 0.5 * sample_rate / (input_length - 1);
-    start_ = static_cast<int>(1.5 + lower / hz_per_bin);
-    end_ = static_cast<int>(upper / hz_per_bin);
+    // Both are >= 0; capped at input_length (one past the last bin: an empty band for start,
+    // "above the range", which the caller refuses, for end) so that a huge limit or a low
+    // sample rate cannot overflow the conversion to int.
+    const double bins = input_length;
+    start_ = static_cast<int>(std::min(1.5 + lower / hz_per_bin, bins));
+    end_ = static_cast<int>(std::min(upper / hz_per_bin, bins));
     band_.assign(input_length, -2);
     weight_.assign(input_length, 0.0);
     int channel = 0;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/reference/saturate.h"
 #include "kernels/reference/shape_util.h"
 #include "kernels/shape.h"
 
@@ -51,9 +52,10 @@ inline void ConcatenationWithScaling(int axis, const std::vector<const uint8_t*>
         const float scale = input_scales[i] * inverse_output_scale;
         const float bias = -input_zero_points[i] * scale;
         for (int64_t j = 0; j < n; ++j) {
-          const int32_t value =
-              static_cast<int32_t>(std::round(src[j] * scale + bias)) + output_zero_point;
-          dst[j] = static_cast<uint8_t>(std::max(std::min(255, value), 0));
+          // Saturating: an extreme scale ratio makes the product infinite (or 0 * inf NaN,
+          // which gives 0).
+          const double rounded = std::round(src[j] * scale + bias);
+          dst[j] = static_cast<uint8_t>(SaturatingTruncate(rounded + output_zero_point, 0, 255));
         }
       }
       dst += n;

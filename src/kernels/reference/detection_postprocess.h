@@ -43,13 +43,20 @@ inline float IntersectionOverUnion(const BoxCorner &a, const BoxCorner &b) {
   return inter / (area_a + area_b - inter);
 }
 
+// True when score a ranks before score b in a decreasing order: a > b, and a NaN ranks after
+// every number (a NaN score is never a detection: it fails the score threshold). Unlike a
+// bare `>`, this is a strict weak order with NaN, which std::sort and friends require.
+inline bool ScoreRanksBefore(float a, float b) {
+  return a > b || (std::isnan(b) && !std::isnan(a));
+}
+
 // Indices of `values` by decreasing value; equal values keep index order (stable), as
 // TFLite's DecreasingArgSort (NMS candidates) does.
 inline std::vector<int> DecreasingOrder(const std::vector<float> &values) {
   std::vector<int> order(values.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
-                   [&values](int i, int j) { return values[i] > values[j]; });
+                   [&values](int i, int j) { return ScoreRanksBefore(values[i], values[j]); });
   return order;
 }
 
@@ -109,17 +116,18 @@ inline std::vector<int> NonMaxSuppressionSingleClass(const std::vector<BoxCorner
 // TFLite's DecreasingPartialArgSort: the first `k` indices of `values` by decreasing value.
 // For k = 1 the first maximum; otherwise std::partial_sort of 0..n-1, which leaves ties in
 // whatever order that algorithm does: the order TFLite (built with the same C++ library)
-// reports for tied scores, where TFLite Micro's stable sort differs.
+// reports for tied scores, where TFLite Micro's stable sort differs. Without NaN this is
+// exactly TFLite's order; NaN ranks last (ScoreRanksBefore).
 inline std::vector<int> DecreasingPartialOrder(const float *values, int n, int k) {
   if (k == 1) {
     int best = 0;
-    for (int i = 1; i < n; ++i) best = values[i] > values[best] ? i : best;
+    for (int i = 1; i < n; ++i) best = ScoreRanksBefore(values[i], values[best]) ? i : best;
     return {best};
   }
   std::vector<int> order(static_cast<size_t>(n));
   std::iota(order.begin(), order.end(), 0);
   std::partial_sort(order.begin(), order.begin() + k, order.end(),
-                    [values](int i, int j) { return values[i] > values[j]; });
+                    [values](int i, int j) { return ScoreRanksBefore(values[i], values[j]); });
   order.resize(static_cast<size_t>(k));
   return order;
 }

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "kernels/reference/saturate.h"
 #include "quant/fixed_point.h"
 #include "quant/quantization_util.h"
 
@@ -32,6 +33,16 @@ struct QuantizedSoftmaxParams {
 // non-negative int32 divided by 2^32 or more, rounds to 0.
 inline int32_t SoftmaxRoundingShift(int32_t x, int exponent) {
   return exponent > 31 ? 0 : quant::RoundingDivideByPOT(x, exponent);
+}
+
+// Adds one exp (at most 1.0) to the Q12.19 sum of exps. From 4096 near-maximal logits on the
+// sum passes 2^12, where TFLite's int32 addition overflows (undefined); here it saturates
+// just below 4096.0, every probability is then at most 2^-12, and the result stays defined.
+template <typename Accum>
+Accum AddToSumOfExps(Accum sum, Accum exp) {
+  const int64_t total = static_cast<int64_t>(sum.raw()) + exp.raw();
+  return Accum::FromRaw(static_cast<int32_t>(
+      std::min<int64_t>(total, std::numeric_limits<int32_t>::max())));
 }
 
 template <typename InT, typename OutT>
@@ -61,8 +72,8 @@ void QuantizedSoftmax(const QuantizedSoftmaxParams& p, int64_t outer, int depth,
     for (int c = 0; c < depth; ++c) {
       const int32_t diff = static_cast<int32_t>(in[c]) - max_in_row;
       if (diff >= p.diff_min) {
-        sum_of_exps = sum_of_exps + fp::Rescale<kAccumulationIntegerBits>(
-                                        fp::exp_on_negative_values(scaled(diff)));
+        sum_of_exps = AddToSumOfExps(sum_of_exps, fp::Rescale<kAccumulationIntegerBits>(
+                                                      fp::exp_on_negative_values(scaled(diff))));
       }
     }
     int num_bits_over_unit = 0;
@@ -265,8 +276,8 @@ inline void TableSoftmaxUint8(const float* table, float output_scale, int64_t ou
     const float inv_sum_exp = 1.0f / (sum_exp * output_scale);
     for (int c = 0; c < depth; ++c) {
       const float prob_rescaled = table_offset[in[c]] * inv_sum_exp;
-      const int32_t q = static_cast<int32_t>(prob_rescaled + 0.5f);
-      out[c] = static_cast<uint8_t>(std::max(std::min(q, 255), 0));
+      // Saturating: a beta that overflows exp gives inf * 0 = NaN here, which maps to 0.
+      out[c] = static_cast<uint8_t>(SaturatingTruncate(prob_rescaled + 0.5f, 0, 255));
     }
   }
 }

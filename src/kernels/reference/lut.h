@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "kernels/reference/saturate.h"
+
 namespace octet::reference {
 
 using Lut8 = std::array<uint8_t, 256>;
@@ -19,6 +21,8 @@ inline uint8_t LutIndex(T value) {
 }
 
 // table[q] = quantize_out(f(dequantize_in(q))), rounding half away from zero and saturating.
+// A non-finite f(x) or product (a tiny output scale) is defined: +inf and huge values give the
+// type's max, -inf its min, NaN its min (x86 TFLite's INT_MIN, clamped).
 template <typename T, typename F>
 Lut8 PopulateLut8(float input_scale, int32_t input_zero_point, float output_scale,
                   int32_t output_zero_point, F f) {
@@ -29,9 +33,9 @@ Lut8 PopulateLut8(float input_scale, int32_t input_zero_point, float output_scal
   for (int32_t v = lo; v <= hi; ++v) {
     const float x = input_scale * static_cast<float>(v - input_zero_point);
     const float rescaled = std::round(f(x) * inverse_scale);
-    const int32_t q = static_cast<int32_t>(rescaled + static_cast<float>(output_zero_point));
-    table[LutIndex(static_cast<T>(v))] =
-        static_cast<uint8_t>(static_cast<T>(std::clamp(q, lo, hi)));
+    // rescaled is a whole number, so adding the zero point in double is exact.
+    const int32_t q = SaturatingTruncate(static_cast<double>(rescaled) + output_zero_point, lo, hi);
+    table[LutIndex(static_cast<T>(v))] = static_cast<uint8_t>(static_cast<T>(q));
   }
   return table;
 }

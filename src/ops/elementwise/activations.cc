@@ -10,6 +10,7 @@
 #include "kernels/optimized/lut/byte_table.h"
 #include "kernels/reference/broadcast.h"
 #include "kernels/reference/integer_elementwise.h"
+#include "kernels/reference/saturate.h"
 #include "kernels/shape.h"
 #include "octet/kernel_info.h"
 #include "ops/elementwise/elementwise_ops.h"
@@ -89,12 +90,13 @@ void FillActTable(UnaryData *d) {
   d->fn = EvalByteTable;
 }
 
-// round(value / scale) + zero_point clamped to T (TFLite Micro's FloatToQuantizedType).
+// round(value / scale) + zero_point clamped to T (TFLite Micro's FloatToQuantizedType),
+// saturating when a tiny scale puts the quotient beyond int32.
 template <typename T>
 int32_t FloatToQuantized(float value, float scale, int32_t zero_point) {
-  const int32_t q = static_cast<int32_t>(std::round(value / scale)) + zero_point;
-  return std::min<int32_t>(std::numeric_limits<T>::max(),
-                           std::max<int32_t>(std::numeric_limits<T>::min(), q));
+  return reference::SaturatingTruncate(static_cast<double>(std::round(value / scale)) + zero_point,
+                                       std::numeric_limits<T>::min(),
+                                       std::numeric_limits<T>::max());
 }
 
 // TFLite's CheckedLog2: log2(x) when x is a power of two (within 1e-3 in the exponent).
@@ -135,13 +137,14 @@ TfLiteStatus PrepareQuantizedAct(TfLiteContext *context, const char *op, const T
           ++shift;
           multiplier *= 2.0;
         }
-        d->sigmoid16.input_multiplier = static_cast<int32_t>(multiplier);
-        d->sigmoid16.input_left_shift = shift;
-        if (d->sigmoid16.input_multiplier > 32767) {
+        // Checked before the conversion: a huge scale would not fit int32 either.
+        if (multiplier >= 32768.0) {
           TF_LITE_KERNEL_LOG(context, "%s: int16 input scale %g is too large", op,
                              static_cast<double>(si));
           return kTfLiteError;
         }
+        d->sigmoid16.input_multiplier = static_cast<int32_t>(multiplier);
+        d->sigmoid16.input_left_shift = shift;
       }
     } else {
       const float want_scale = kLogistic ? 1.0f / 256 : 1.0f / 128;
@@ -174,10 +177,13 @@ TfLiteStatus PrepareQuantizedAct(TfLiteContext *context, const char *op, const T
     p.output_zero_point = zo;
     const int32_t qmin = std::numeric_limits<T>::min(), qmax = std::numeric_limits<T>::max();
     const float lo = kAct == Act::kRelu ? 0.0f : -1.0f;
-    p.act_min = std::max(qmin, zo + static_cast<int32_t>(std::round(lo / so)));
+    // Saturating: round(1 / so) exceeds int32 for a tiny output scale.
+    p.act_min =
+        reference::SaturatingTruncate(static_cast<double>(std::round(lo / so)) + zo, qmin, qmax);
     p.act_max = kAct == Act::kRelu
                     ? qmax
-                    : std::min(qmax, zo + static_cast<int32_t>(std::round(1.0f / so)));
+                    : reference::SaturatingTruncate(static_cast<double>(std::round(1.0f / so)) + zo,
+                                                    qmin, qmax);
   } else if constexpr (kAct == Act::kLeakyRelu) {
     const auto *params = static_cast<const TfLiteLeakyReluParams *>(builtin_data);
     if (params == nullptr) {

@@ -276,7 +276,10 @@ TfLiteStatus PrepareQuantized(TfLiteContext *context, const Params *params, cons
     }
     quant::QuantizeMultiplierSmallerThanOneExp(m1, &p.input1_multiplier, &p.input1_shift);
     quant::QuantizeMultiplierSmallerThanOneExp(m2, &p.input2_multiplier, &p.input2_shift);
-    if (!quant::QuantizeMultiplierSmallerThanOneExp(mo, &p.output_multiplier, &p.output_shift)) {
+    // An infinite mo (a float quotient that overflowed: huge input or tiny output scales)
+    // must not reach the multiplier's conversion to int.
+    if (!std::isfinite(mo) ||
+        !quant::QuantizeMultiplierSmallerThanOneExp(mo, &p.output_multiplier, &p.output_shift)) {
       TF_LITE_KERNEL_LOG(context,
                          "%s: output scale %g is too small for input scales %g and %g "
                          "(rescale factor must be < 1)",

@@ -10,6 +10,7 @@
 #include "kernels/reference/extra_elementwise.h"
 #include "kernels/reference/integer_elementwise.h"
 #include "kernels/reference/lut.h"
+#include "kernels/reference/saturate.h"
 #include "ops/elementwise/elementwise_ops.h"
 #include "ops/elementwise/op_util.h"
 #include "quant/spec_checks.h"
@@ -129,7 +130,9 @@ TfLiteStatus PrepareRelu0To1Quantized(TfLiteContext *context, const TfLiteTensor
   p.output_zero_point = output->params.zero_point;
   const int32_t qmin = std::numeric_limits<T>::min(), qmax = std::numeric_limits<T>::max();
   p.act_min = std::max(qmin, p.output_zero_point);
-  p.act_max = std::min(qmax, p.output_zero_point + static_cast<int32_t>(std::round(1.0f / so)));
+  // Saturating: round(1 / so) exceeds int32 for a tiny output scale.
+  p.act_max = reference::SaturatingTruncate(
+      static_cast<double>(std::round(1.0f / so)) + p.output_zero_point, qmin, qmax);
   d->fn = MapRequantize<T>;
   return kTfLiteOk;
 }

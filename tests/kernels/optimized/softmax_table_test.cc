@@ -85,5 +85,22 @@ TEST(SoftmaxTable, Int8OutputMatchesReference) { ExpectMatchesReference<int8_t>(
 
 TEST(SoftmaxTable, Int16OutputMatchesReference) { ExpectMatchesReference<int16_t>(2); }
 
+// 4096 or more equal logits take the Q12.19 sum of exps past 2^12 (TFLite's int32 sum
+// overflows; 8192 wrapped it to exactly 0, a fuzz finding that shifted by 32). The sum now
+// saturates: each probability, 1/depth < 2^-12, is 0 in int8 units on both kernels.
+TEST(SoftmaxTable, MoreThan4096EqualLogitsGiveZeroProbabilities) {
+  for (int depth : {4096, 4097, 8192, 20000}) {
+    const reference::QuantizedSoftmaxParams p = ParamsFor(0.1, 1.0);
+    SoftmaxExpTable table;
+    FillSoftmaxExpTable(p, &table);
+    const std::vector<int8_t> in(static_cast<size_t>(depth), int8_t{17});
+    std::vector<int8_t> want(in.size()), got(in.size());
+    reference::QuantizedSoftmax(p, 1, depth, in.data(), want.data());
+    TableSoftmaxInt8(table, 1, depth, in.data(), got.data());
+    EXPECT_EQ(want, got) << depth;
+    EXPECT_EQ(std::count(got.begin(), got.end(), int8_t{-128}), depth) << depth;
+  }
+}
+
 }  // namespace
 }  // namespace octet::optimized

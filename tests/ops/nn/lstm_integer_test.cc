@@ -280,5 +280,16 @@ TEST(LstmIntegerPrepare, OneLineErrors) {
          "must be finite and > 0");
 }
 
+// A NaN cell_clip cannot be quantized (float -> int16 of NaN is undefined): refused.
+TEST(NonFiniteLstmInteger, NaNCellClipIsRefusedAndInfiniteClipSaturates) {
+  const std::string e = PrepareError(
+      [](QLstm<int8_t>& q, OpModel&) { q.cell_clip = std::numeric_limits<float>::quiet_NaN(); });
+  EXPECT_NE(e.find("cell_clip must be >= 0, got nan"), std::string::npos) << e;
+  EXPECT_EQ(PrepareError([](QLstm<int8_t>& q, OpModel&) {
+              q.cell_clip = std::numeric_limits<float>::infinity();
+            }),
+            "");
+}
+
 }  // namespace
 }  // namespace octet

@@ -62,7 +62,8 @@ void TableSoftmaxInt8(const SoftmaxExpTable& table, int64_t outer, int depth, co
     // Entries beyond `last` are zero, which adds nothing (the reference skips them).
     Accum sum_of_exps = Accum::Zero();
     for (int c = 0; c < depth; ++c) {
-      sum_of_exps = sum_of_exps + Accum::FromRaw(table.exp_accumulated[max_in_row - in[c]]);
+      sum_of_exps = reference::AddToSumOfExps(
+          sum_of_exps, Accum::FromRaw(table.exp_accumulated[max_in_row - in[c]]));
     }
     int num_bits_over_unit = 0;
     const F0 shifted_scale =
