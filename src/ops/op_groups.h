@@ -12,7 +12,10 @@ void AddElementwiseBuiltins(tflite::MutableOpResolver* resolver);  // src/ops/el
 void AddNnBuiltins(tflite::MutableOpResolver* resolver);           // src/ops/nn/
 void AddShapeBuiltins(tflite::MutableOpResolver* resolver);        // src/ops/shape/
 void AddControlFlowBuiltins(tflite::MutableOpResolver* resolver);  // src/ops/control/
+void AddLookupBuiltins(tflite::MutableOpResolver* resolver);       // src/ops/lookup/
+void AddRnnBuiltins(tflite::MutableOpResolver* resolver);          // src/ops/rnn/
 void AddCustomOps(tflite::MutableOpResolver* resolver);            // src/ops/custom/
+void AddIndexBuiltins(tflite::MutableOpResolver* resolver);        // src/ops/index/
 
 // Replaces the ops that have optimized variants by their reference-pinned registrations
 // (Register_X_REF), for BuiltinRefOpResolver.

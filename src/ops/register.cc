@@ -13,7 +13,10 @@ BuiltinOpResolver::BuiltinOpResolver() {
   octet::ops::AddNnBuiltins(this);
   octet::ops::AddShapeBuiltins(this);
   octet::ops::AddControlFlowBuiltins(this);
+  octet::ops::AddLookupBuiltins(this);
+  octet::ops::AddRnnBuiltins(this);
   octet::ops::AddCustomOps(this);
+  octet::ops::AddIndexBuiltins(this);
 }
 
 BuiltinRefOpResolver::BuiltinRefOpResolver() {
