@@ -59,7 +59,7 @@ TfLiteRegistration *Register_LOGICAL_AND();
 TfLiteRegistration *Register_LOGICAL_OR();
 TfLiteRegistration *Register_LOGICAL_NOT();
 
-// select_v2.cc
+// select.cc (with SELECT)
 TfLiteRegistration *Register_SELECT_V2();
 
 // cast.cc
