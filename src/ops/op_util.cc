@@ -64,6 +64,34 @@ TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteTensor* output,
   return context->ResizeTensor(context, output, tflite::CreateIntArray(dims));
 }
 
+bool ToFusedActivation(TfLiteFusedActivation act, reference::FusedActivation* out) {
+  using A = reference::FusedActivation;
+  switch (act) {
+    case kTfLiteActNone:
+      *out = A::kNone;
+      return true;
+    case kTfLiteActRelu:
+      *out = A::kRelu;
+      return true;
+    case kTfLiteActReluN1To1:
+      *out = A::kReluN1To1;
+      return true;
+    case kTfLiteActRelu6:
+      *out = A::kRelu6;
+      return true;
+    case kTfLiteActTanh:
+      *out = A::kTanh;
+      return true;
+    case kTfLiteActSignBit:
+      *out = A::kSignBit;
+      return true;
+    case kTfLiteActSigmoid:
+      *out = A::kSigmoid;
+      return true;
+  }
+  return false;
+}
+
 TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteTensor* output, const Shape& shape) {
   TfLiteIntArray* dims = OrThrow(TfLiteIntArrayCreate(shape.rank()));
   for (int i = 0; i < shape.rank(); ++i) dims->data[i] = shape.dim(i);

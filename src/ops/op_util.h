@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/reference/fused_activation.h"
 #include "kernels/shape.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
@@ -96,6 +97,10 @@ TfLiteStatus ActivationRange(TfLiteContext* context, const char* op, TfLiteFused
       return kTfLiteError;
   }
 }
+
+// A fused activation as the float recurrent kernels apply it to a vector (SVDF, the RNN
+// cells); false for one they do not know. Each op decides which of these it accepts.
+bool ToFusedActivation(TfLiteFusedActivation act, reference::FusedActivation* out);
 
 // The same clamp quantized for `output` (tflite::CalculateActivationRangeQuantized), with an
 // unsupported activation reported naming the op.

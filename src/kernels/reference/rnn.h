@@ -17,31 +17,10 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/reference/fused_activation.h"
 #include "kernels/reference/hybrid_recurrent.h"
 
 namespace octet::reference {
-
-enum class RnnActivation { kNone, kRelu, kReluN1To1, kRelu6, kTanh, kSignBit, kSigmoid };
-
-inline float ApplyRnnActivation(RnnActivation act, float x) {
-  switch (act) {
-    case RnnActivation::kNone:
-      return x;
-    case RnnActivation::kRelu:
-      return std::max(0.f, x);
-    case RnnActivation::kReluN1To1:
-      return std::min(1.f, std::max(-1.f, x));
-    case RnnActivation::kRelu6:
-      return std::min(6.f, std::max(0.f, x));
-    case RnnActivation::kTanh:
-      return std::tanh(x);
-    case RnnActivation::kSignBit:
-      return std::signbit(x) ? 1.f : 0.f;
-    case RnnActivation::kSigmoid:
-      return 1.f / (1.f + std::exp(-x));
-  }
-  return x;
-}
 
 struct RnnStepShape {
   int batch = 0;
@@ -71,10 +50,10 @@ inline void RnnStart(const RnnStepShape& s, const float* bias, float* out) {
   for (int b = 0; b < s.batch; ++b) std::copy(bias, bias + s.units, out + b * s.out_stride);
 }
 
-inline void RnnFinish(const RnnStepShape& s, RnnActivation act, float* hidden, float* out) {
+inline void RnnFinish(const RnnStepShape& s, FusedActivation act, float* hidden, float* out) {
   for (int b = 0; b < s.batch; ++b) {
     float* row = out + b * s.out_stride;
-    for (int j = 0; j < s.units; ++j) row[j] = ApplyRnnActivation(act, row[j]);
+    for (int j = 0; j < s.units; ++j) row[j] = ApplyFusedActivation(act, row[j]);
     std::copy(row, row + s.units, hidden + static_cast<int64_t>(b) * s.units);
   }
 }
@@ -82,7 +61,7 @@ inline void RnnFinish(const RnnStepShape& s, RnnActivation act, float* hidden, f
 // `aux`/`aux_weights` are ignored when s.aux_size == 0.
 inline void RnnStepFloat(const RnnStepShape& s, const float* input, const float* weights,
                          const float* aux, const float* aux_weights, const float* recurrent_weights,
-                         const float* bias, RnnActivation act, float* hidden, float* out) {
+                         const float* bias, FusedActivation act, float* hidden, float* out) {
   RnnStart(s, bias, out);
   RnnAccumulateProducts(weights, s.units, s.input_size, input, s.batch, out, s.out_stride);
   if (s.aux_size > 0) {
@@ -122,9 +101,9 @@ inline void RnnHybridProduct(const RnnStepShape& s, const RnnHybridWeights& w, c
 
 inline void RnnStepHybrid(const RnnStepShape& s, const float* input, const RnnHybridWeights& w,
                           const float* aux, const RnnHybridWeights& aux_w,
-                          const RnnHybridWeights& recurrent_w, const float* bias, RnnActivation act,
-                          bool asymmetric, const RnnHybridScratch& scratch, float* hidden,
-                          float* out) {
+                          const RnnHybridWeights& recurrent_w, const float* bias,
+                          FusedActivation act, bool asymmetric, const RnnHybridScratch& scratch,
+                          float* hidden, float* out) {
   RnnStart(s, bias, out);
   RnnHybridProduct(s, w, input, s.input_size, asymmetric, scratch, out);
   if (s.aux_size > 0) RnnHybridProduct(s, aux_w, aux, s.aux_size, asymmetric, scratch, out);

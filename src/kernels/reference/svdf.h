@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "kernels/reference/fused_activation.h"
 #include "quant/quantization_util.h"
 
 namespace octet::reference {
@@ -31,26 +32,6 @@ struct SvdfShape {
   int64_t state_size() const { return int64_t{batch} * num_filters * memory_size; }
 };
 
-enum class SvdfActivation { kNone, kRelu, kReluN1To1, kRelu6, kTanh, kSigmoid };
-
-inline float ApplySvdfActivation(SvdfActivation act, float x) {
-  switch (act) {
-    case SvdfActivation::kNone:
-      return x;
-    case SvdfActivation::kRelu:
-      return std::max(0.f, x);
-    case SvdfActivation::kReluN1To1:
-      return std::min(1.f, std::max(-1.f, x));
-    case SvdfActivation::kRelu6:
-      return std::min(6.f, std::max(0.f, x));
-    case SvdfActivation::kTanh:
-      return std::tanh(x);
-    case SvdfActivation::kSigmoid:
-      return 1.f / (1.f + std::exp(-x));
-  }
-  return x;
-}
-
 // Slides the state one element to the left (see the file comment).
 template <typename T>
 inline void SvdfShiftState(const SvdfShape &s, T *state) {
@@ -61,7 +42,7 @@ inline void SvdfShiftState(const SvdfShape &s, T *state) {
 // Float SVDF after the newest activations are in place: time weights, bias,
 // rank reduction, activation. `scratch` holds batch * num_filters floats.
 inline void SvdfFloatTimeStage(const SvdfShape &s, const float *weights_time, const float *bias,
-                               SvdfActivation act, const float *state, float *scratch,
+                               FusedActivation act, const float *state, float *scratch,
                                float *output) {
   const int units = s.num_units();
   for (int b = 0; b < s.batch; ++b) {
@@ -80,7 +61,7 @@ inline void SvdfFloatTimeStage(const SvdfShape &s, const float *weights_time, co
     for (int u = 0; u < units; ++u) {
       float v = bias ? bias[u] : 0.f;
       for (int r = 0; r < s.rank; ++r) v += *sc++;
-      out[u] = ApplySvdfActivation(act, v);
+      out[u] = ApplyFusedActivation(act, v);
     }
   }
 }
@@ -89,7 +70,7 @@ inline void SvdfFloatTimeStage(const SvdfShape &s, const float *weights_time, co
 // [num_filters, input_size], weights_time [num_filters, memory_size], bias
 // [num_units] or nullptr, state as above (updated), output [batch, num_units].
 inline void SvdfFloat(const SvdfShape &s, const float *input, const float *weights_feature,
-                      const float *weights_time, const float *bias, SvdfActivation act,
+                      const float *weights_time, const float *bias, FusedActivation act,
                       float *state, float *scratch, float *output) {
   SvdfShiftState(s, state);
   for (int b = 0; b < s.batch; ++b) {

@@ -50,7 +50,7 @@ struct SvdfHybridPlainDots {
 // Time weights, rank reduction, bias and activation (step 3 above). `filters` is scratch of
 // batch * num_filters floats.
 inline void SvdfHybridTimeStage(const SvdfShape& s, const float* weights_time, const float* bias,
-                                SvdfActivation act, const float* state, float* filters,
+                                FusedActivation act, const float* state, float* filters,
                                 float* output) {
   for (int b = 0; b < s.batch; ++b) {
     const float* st = state + int64_t{b} * s.num_filters * s.memory_size;
@@ -73,7 +73,7 @@ inline void SvdfHybridTimeStage(const SvdfShape& s, const float* weights_time, c
   if (bias != nullptr) {
     for (int64_t i = 0; i < n_out; ++i) output[i] += bias[i % units];
   }
-  for (int64_t i = 0; i < n_out; ++i) output[i] = ApplySvdfActivation(act, output[i]);
+  for (int64_t i = 0; i < n_out; ++i) output[i] = ApplyFusedActivation(act, output[i]);
 }
 
 // One invoke. input [batch, input_size]; `feature_dots(q, rows, dots)` gives the int32
@@ -86,7 +86,7 @@ template <typename FeatureDots>
 inline void SvdfHybrid(const SvdfShape& s, bool asymmetric, const float* input,
                        const FeatureDots& feature_dots, float feature_scale,
                        const int32_t* feature_row_sums, const float* weights_time,
-                       const float* bias, SvdfActivation act, float* state,
+                       const float* bias, FusedActivation act, float* state,
                        const SvdfHybridScratch& scratch, float* output) {
   SvdfShiftState(s, state);
   const int64_t n = int64_t{s.batch} * s.num_filters;

@@ -55,7 +55,7 @@ struct HybridData {
 struct OpData {
   Kind kind = Kind::kFloat;
   reference::SvdfShape shape;
-  reference::SvdfActivation activation = reference::SvdfActivation::kNone;
+  reference::FusedActivation activation = reference::FusedActivation::kNone;
   reference::SvdfIntegerParams qparams;
   HybridData hybrid;
   // float: one buffer; integer: the time stage and the unit sums; hybrid: the five buffers
@@ -102,31 +102,13 @@ TfLiteStatus RequireType(TfLiteContext *context, const char *what, const TfLiteT
   return kTfLiteOk;
 }
 
+// SVDF takes every fused activation of the recurrent kernels except SIGN_BIT.
 TfLiteStatus ToActivation(TfLiteContext *context, TfLiteFusedActivation act,
-                          reference::SvdfActivation *out) {
-  using A = reference::SvdfActivation;
-  switch (act) {
-    case kTfLiteActNone:
-      *out = A::kNone;
-      return kTfLiteOk;
-    case kTfLiteActRelu:
-      *out = A::kRelu;
-      return kTfLiteOk;
-    case kTfLiteActReluN1To1:
-      *out = A::kReluN1To1;
-      return kTfLiteOk;
-    case kTfLiteActRelu6:
-      *out = A::kRelu6;
-      return kTfLiteOk;
-    case kTfLiteActTanh:
-      *out = A::kTanh;
-      return kTfLiteOk;
-    case kTfLiteActSigmoid:
-      *out = A::kSigmoid;
-      return kTfLiteOk;
-    default:
-      return Fail(context, "fused activation %d is not supported", static_cast<int>(act));
+                          reference::FusedActivation *out) {
+  if (act == kTfLiteActSignBit || !ToFusedActivation(act, out)) {
+    return Fail(context, "fused activation %d is not supported", static_cast<int>(act));
   }
+  return kTfLiteOk;
 }
 
 void *Init(TfLiteContext *context, const char *, size_t) {

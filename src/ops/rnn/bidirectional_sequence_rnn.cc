@@ -29,7 +29,7 @@ constexpr int kInput = 0, kAuxInput = 9, kFwAuxWeights = 10, kBwAuxWeights = 11;
 
 struct OpData {
   RnnScratch scratch;
-  reference::RnnActivation activation = reference::RnnActivation::kNone;
+  reference::FusedActivation activation = reference::FusedActivation::kNone;
   bool hybrid = false;
   int fw_units = 0;
   int bw_units = 0;

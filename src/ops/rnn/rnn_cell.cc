@@ -67,35 +67,10 @@ TfLiteStatus HybridScale(TfLiteContext* context, const char* op, const char* wha
 }  // namespace
 
 TfLiteStatus ToActivation(TfLiteContext* context, const char* op, TfLiteFusedActivation act,
-                          reference::RnnActivation* out) {
-  using A = reference::RnnActivation;
-  switch (act) {
-    case kTfLiteActNone:
-      *out = A::kNone;
-      return kTfLiteOk;
-    case kTfLiteActRelu:
-      *out = A::kRelu;
-      return kTfLiteOk;
-    case kTfLiteActReluN1To1:
-      *out = A::kReluN1To1;
-      return kTfLiteOk;
-    case kTfLiteActRelu6:
-      *out = A::kRelu6;
-      return kTfLiteOk;
-    case kTfLiteActTanh:
-      *out = A::kTanh;
-      return kTfLiteOk;
-    case kTfLiteActSignBit:
-      *out = A::kSignBit;
-      return kTfLiteOk;
-    case kTfLiteActSigmoid:
-      *out = A::kSigmoid;
-      return kTfLiteOk;
-    default:
-      break;
-  }
-  OCTET_OP_ENSURE(context, false, op, "unsupported fused activation %d", static_cast<int>(act));
-  return kTfLiteError;
+                          reference::FusedActivation* out) {
+  OCTET_OP_ENSURE(context, ToFusedActivation(act, out), op, "unsupported fused activation %d",
+                  static_cast<int>(act));
+  return kTfLiteOk;
 }
 
 TfLiteStatus CheckCell(TfLiteContext* context, const char* op, const CellTensors& cell,

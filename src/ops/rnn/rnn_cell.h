@@ -42,7 +42,7 @@ struct CellTensors {
 
 // The fused activations TFLite's RNN cells apply (tensor_utils::ApplyActivationToVector).
 TfLiteStatus ToActivation(TfLiteContext* context, const char* op, TfLiteFusedActivation act,
-                          reference::RnnActivation* out);
+                          reference::FusedActivation* out);
 
 // Checks a cell against the input size, auxiliary size (0: none) and batch; `hybrid` says
 // whether its weights are int8/uint8 (input must then be float32, as always).
@@ -89,7 +89,7 @@ TfLiteStatus BindCell(TfLiteContext* context, const char* op, const CellTensors&
                       bool asymmetric, int32_t* row_sums, Cell* cell);
 
 struct StepOptions {
-  reference::RnnActivation activation = reference::RnnActivation::kNone;
+  reference::FusedActivation activation = reference::FusedActivation::kNone;
   bool asymmetric = false;
   reference::RnnHybridScratch scratch;  // hybrid cells
 };

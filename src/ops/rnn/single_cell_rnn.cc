@@ -19,7 +19,7 @@ constexpr char kSequenceRnn[] = "UNIDIRECTIONAL_SEQUENCE_RNN";
 
 struct OpData {
   RnnScratch scratch;
-  reference::RnnActivation activation = reference::RnnActivation::kNone;
+  reference::FusedActivation activation = reference::FusedActivation::kNone;
   bool hybrid = false;
   int units = 0;
 };

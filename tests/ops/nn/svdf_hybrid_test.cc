@@ -201,8 +201,8 @@ TEST(SvdfHybridReference, MatchesTfliteHybridMathOverSeveralInvokes) {
         const auto x = StepInput(c, step, rng, asymmetric ? 0.6f : 0.f);
         reference::SvdfHybrid(s, c.asymmetric, x.data(), plain, w.feature_scale, row_sums.data(),
                               time.data(), c.bias ? w.bias.data() : nullptr,
-                              c.activation == kTfLiteActRelu ? reference::SvdfActivation::kRelu
-                                                             : reference::SvdfActivation::kNone,
+                              c.activation == kTfLiteActRelu ? reference::FusedActivation::kRelu
+                                                             : reference::FusedActivation::kNone,
                               state.data(), scratch, out.data());
         ExpectNear(out, truth.Step(x), "reference kernel");
       }
