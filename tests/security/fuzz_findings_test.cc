@@ -138,3 +138,27 @@ TEST(Security_FuzzFindings, SoftmaxOver8192EqualLogits) {
 }
 
 }  // namespace
+
+// Found by CI's fuzz step: a float CONV_2D with an empty batch but a 70000 x 70000 output
+// image overflowed int in the optimized driver's interior/border pixel split. An empty
+// output computes nothing.
+namespace {
+
+TEST(Security_FuzzFindings, FloatConvWithEmptyBatchAndHugeImage) {
+  octet::testing::OpModel m;
+  const int in = m.AddInput({kTfLiteFloat32, {0, 70000, 70000, 1}});
+  m.AddConstInput<float>({kTfLiteFloat32, {1, 1, 1, 1}}, std::vector<float>{2.f});
+  m.AddConstInput<float>({kTfLiteFloat32, {1}}, std::vector<float>{0.5f});
+  const int out = m.AddOutput({kTfLiteFloat32, {0, 70000, 70000, 1}});
+  TfLiteConvParams p{};
+  p.padding = kTfLitePaddingValid;
+  p.stride_width = p.stride_height = 1;
+  p.dilation_width_factor = p.dilation_height_factor = 1;
+  m.SetBuiltinOp(kTfLiteBuiltinConv2d, tflite::ops::builtin::Register_CONV_2D(), p);
+  ASSERT_EQ(m.Build(), kTfLiteOk) << m.error();
+  (void)in;
+  ASSERT_EQ(m.Invoke(), kTfLiteOk) << m.error();
+  EXPECT_TRUE(m.GetOutput<float>(out).empty());
+}
+
+}  // namespace

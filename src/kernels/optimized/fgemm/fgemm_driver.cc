@@ -170,6 +170,9 @@ bool FGemmDriverSupportsTaps(const FGemmKernel& kernel, int taps) {
 
 void RunFGemmConv(const FGemmPacked& packed, const FConvShape& s, const float* input,
                   const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool) {
+  // An empty output (a zero batch or channel count) may still have spatial sizes whose
+  // product overflows int in the pixel split: there is nothing to compute.
+  if (s.batches == 0 || packed.n == 0 || s.out_h == 0 || s.out_w == 0) return;
   const int mr = packed.kernel->mr;
   const PixelSplit split(s);
   const TapOffsets taps(s);
