@@ -2,8 +2,12 @@
 // this kernel widens both sides to int16 and uses vpmaddwd (16x16 -> 32-bit pair sums), which
 // is exact for every int8 and uint8 value (|w + filter_offset| <= 255, |x| <= 255).
 //
-// Tile: 4 rows x 16 columns (two ymm of 8 int32); the k loop takes 8 channels at a time,
-// broadcasting each (x[k], x[k+1]) pair of a row against the packed (w[k], w[k+1]) pairs.
+// Tile: up to 4 rows x 16 columns per panel (two ymm of 8 int32 per row), up to kPanels
+// panels per call so the driver's per-call work is amortized over small-K layers. The k loop
+// takes 8 channels at a time, broadcasting each (x[k], x[k+1]) pair of a row against the
+// packed (w[k], w[k+1]) pairs. Only the tile's real rows are computed (a FULLY_CONNECTED
+// with one row does a quarter of the work of a full tile), and the accumulators, the four
+// widened rows and one pair of weight vectors fit the 16 ymm registers.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -18,6 +22,7 @@ namespace {
 constexpr int kMr = 4;
 constexpr int kNr = 16;
 constexpr int kKr = 8;
+constexpr int kPanels = 4;
 
 // Eight activation bytes widened to int16, in both 128-bit halves.
 template <bool kSigned>
@@ -34,118 +39,159 @@ static inline __m256i LoadWidenedPartial(const uint8_t* p, int count) {
   return LoadWidened<kSigned>(buffer);
 }
 
-template <bool kSigned>
-void Kernel(const QGemmTile& t) {
-  const auto* w = static_cast<const uint8_t*>(t.w);
+// Pins an accumulator to a register at this point: without it GCC reassociates the four
+// pairs' multiply-adds into a tree whose partial sums spill the 16 ymm registers.
+static inline void Materialize(__m256i& v) { __asm__("" : "+x"(v)); }
+
+// One (k, k+1) pair of 8 channels: panel layout [k/8][4 pairs][16 columns][2] int16, so the
+// pair's weights are 64 bytes, columns 0-7 then 8-15.
+template <int kPair, int kRows>
+static inline void MultiplyPair(const __m256i* x, const uint8_t* wk, __m256i* lo, __m256i* hi) {
+  const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk + kPair * 64));
+  const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk + kPair * 64 + 32));
+  for (int m = 0; m < kRows; ++m) {
+    const __m256i xp = _mm256_shuffle_epi32(x[m], kPair * 0x55);
+    lo[m] = _mm256_add_epi32(lo[m], _mm256_madd_epi16(xp, w0));
+    hi[m] = _mm256_add_epi32(hi[m], _mm256_madd_epi16(xp, w1));
+    Materialize(lo[m]);
+    Materialize(hi[m]);
+  }
+}
+
+template <int kRows>
+static inline void MultiplyGroup(const __m256i* x, const uint8_t* wk, __m256i* lo, __m256i* hi) {
+  MultiplyPair<0, kRows>(x, wk, lo, hi);
+  MultiplyPair<1, kRows>(x, wk, lo, hi);
+  MultiplyPair<2, kRows>(x, wk, lo, hi);
+  MultiplyPair<3, kRows>(x, wk, lo, hi);
+}
+
+// Requantizes one row's 16 columns and stores `columns` bytes. The zero point is added in
+// int32 (wrapping, as every path defines it where the reference overflows), then the halves
+// are packed to int16 with saturation before the clamp: the clamp range lies inside the 8-bit
+// type, so a saturated value clamps exactly as the full one would.
+static inline void StoreRow(uint8_t* out, __m256i lo, __m256i hi, const avx2::RequantLanes& rq_lo,
+                            const avx2::RequantLanes& rq_hi, __m256i zero_point, __m256i act_min,
+                            __m256i act_max, bool unsigned_out, int columns) {
+  const __m256i a = _mm256_add_epi32(avx2::MultiplyByQuantizedMultiplier(lo, rq_lo), zero_point);
+  const __m256i b = _mm256_add_epi32(avx2::MultiplyByQuantizedMultiplier(hi, rq_hi), zero_point);
+  // int16 lanes: a0-3 b0-3 | a4-7 b4-7.
+  __m256i h = _mm256_packs_epi32(a, b);
+  h = _mm256_min_epi16(_mm256_max_epi16(h, act_min), act_max);
+  // Bytes per 32-bit group: a0-3 b0-3 a0-3 b0-3 | a4-7 b4-7 a4-7 b4-7; gather a0-7 b0-7.
+  const __m256i bytes = unsigned_out ? _mm256_packus_epi16(h, h) : _mm256_packs_epi16(h, h);
+  const __m256i ordered =
+      _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5));
+  const __m128i row = _mm256_castsi256_si128(ordered);
+  if (columns >= kNr) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), row);
+  } else {
+    alignas(16) uint8_t lanes[kNr];
+    _mm_store_si128(reinterpret_cast<__m128i*>(lanes), row);
+    std::memcpy(out, lanes, static_cast<size_t>(columns));
+  }
+}
+
+static inline void StoreRaw(int32_t* out, __m256i lo, __m256i hi, int columns) {
+  alignas(32) int32_t lanes[kNr];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), lo);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes + 8), hi);
+  std::memcpy(out, lanes, static_cast<size_t>(columns) * sizeof(int32_t));
+}
+
+// One 16-column panel starting at column `col` of the tile, for its first kRows rows.
+template <bool kSigned, int kRows>
+void Panel(const QGemmTile& t, const uint8_t* w, int col) {
+  const int columns = t.nc - col < kNr ? t.nc - col : kNr;
   const int kc8 = t.kc & ~7;
   const int kc_padded = (t.kc + kKr - 1) & ~(kKr - 1);
 
-  __m256i acc[kMr][2];
-  const __m256i bias0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.rq.bias));
-  const __m256i bias1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.rq.bias + 8));
-  for (int m = 0; m < kMr; ++m) {
-    acc[m][0] = bias0;
-    acc[m][1] = bias1;
-  }
-  if (t.row_offsets != nullptr) {
-    for (int m = 0; m < t.mr; ++m) {
-      const __m256i r = _mm256_set1_epi32(t.row_offsets[m]);
-      acc[m][0] = _mm256_add_epi32(acc[m][0], r);
-      acc[m][1] = _mm256_add_epi32(acc[m][1], r);
-    }
+  __m256i lo[kRows], hi[kRows];
+  const __m256i bias_lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.rq.bias + col));
+  const __m256i bias_hi =
+      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.rq.bias + col + 8));
+  for (int m = 0; m < kRows; ++m) {
+    const __m256i r = _mm256_set1_epi32(t.row_offsets != nullptr ? t.row_offsets[m] : 0);
+    lo[m] = _mm256_add_epi32(bias_lo, r);
+    hi[m] = _mm256_add_epi32(bias_hi, r);
   }
 
   for (int s = 0; s < t.ks; ++s) {
-    const uint8_t* a[kMr] = {t.a[s * kMr + 0], t.a[s * kMr + 1], t.a[s * kMr + 2],
-                             t.a[s * kMr + 3]};
-    // Panel layout [k/8][4 pairs][16 columns][2] int16: 64 bytes per pair.
+    const uint8_t* a[kRows];
+    for (int m = 0; m < kRows; ++m) a[m] = t.a[s * kMr + m];
     const uint8_t* ws = w + static_cast<size_t>(s) * kc_padded * kNr * 2;
-    auto step = [&](const __m256i* x, const uint8_t* wk) {
-      for (int pair = 0; pair < 4; ++pair) {
-        const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk + pair * 64));
-        const __m256i w1 =
-            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk + pair * 64 + 32));
-        for (int m = 0; m < kMr; ++m) {
-          __m256i xp;
-          switch (pair) {
-            case 0:
-              xp = _mm256_shuffle_epi32(x[m], 0x00);
-              break;
-            case 1:
-              xp = _mm256_shuffle_epi32(x[m], 0x55);
-              break;
-            case 2:
-              xp = _mm256_shuffle_epi32(x[m], 0xAA);
-              break;
-            default:
-              xp = _mm256_shuffle_epi32(x[m], 0xFF);
-              break;
-          }
-          acc[m][0] = _mm256_add_epi32(acc[m][0], _mm256_madd_epi16(xp, w0));
-          acc[m][1] = _mm256_add_epi32(acc[m][1], _mm256_madd_epi16(xp, w1));
-        }
-      }
-    };
     int k = 0;
     for (; k < kc8; k += 8) {
-      const __m256i x[kMr] = {LoadWidened<kSigned>(a[0] + k), LoadWidened<kSigned>(a[1] + k),
-                              LoadWidened<kSigned>(a[2] + k), LoadWidened<kSigned>(a[3] + k)};
-      step(x, ws + static_cast<size_t>(k) * kNr * 2);
+      __m256i x[kRows];
+      for (int m = 0; m < kRows; ++m) x[m] = LoadWidened<kSigned>(a[m] + k);
+      MultiplyGroup<kRows>(x, ws + static_cast<size_t>(k) * kNr * 2, lo, hi);
     }
     if (k < t.kc) {
-      const int rest = t.kc - k;
-      const __m256i x[kMr] = {
-          LoadWidenedPartial<kSigned>(a[0] + k, rest), LoadWidenedPartial<kSigned>(a[1] + k, rest),
-          LoadWidenedPartial<kSigned>(a[2] + k, rest), LoadWidenedPartial<kSigned>(a[3] + k, rest)};
-      step(x, ws + static_cast<size_t>(k) * kNr * 2);
+      __m256i x[kRows];
+      for (int m = 0; m < kRows; ++m) x[m] = LoadWidenedPartial<kSigned>(a[m] + k, t.kc - k);
+      MultiplyGroup<kRows>(x, ws + static_cast<size_t>(k) * kNr * 2, lo, hi);
     }
   }
 
   if (t.c32 != nullptr) {
-    for (int m = 0; m < t.mr; ++m) {
-      int32_t* out = t.c32 + static_cast<size_t>(m) * t.c_row_stride;
-      for (int half = 0; half < 2; ++half) {
-        const int columns = t.nc - half * 8;
-        if (columns <= 0) break;
-        if (columns >= 8) {
-          _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + half * 8), acc[m][half]);
-        } else {
-          alignas(32) int32_t lanes[8];
-          _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc[m][half]);
-          for (int j = 0; j < columns; ++j) out[half * 8 + j] = lanes[j];
-        }
-      }
+    for (int m = 0; m < kRows; ++m) {
+      StoreRaw(t.c32 + static_cast<size_t>(m) * t.c_row_stride + col, lo[m], hi[m], columns);
     }
     return;
   }
+  const avx2::RequantLanes rq_lo =
+      avx2::LoadRequantLanes(t.rq.multiplier + col, t.rq.shift + col);
+  const avx2::RequantLanes rq_hi =
+      avx2::LoadRequantLanes(t.rq.multiplier + col + 8, t.rq.shift + col + 8);
   const __m256i zero_point = _mm256_set1_epi32(t.rq.output_zero_point);
-  const __m256i act_min = _mm256_set1_epi32(t.rq.act_min);
-  const __m256i act_max = _mm256_set1_epi32(t.rq.act_max);
-  for (int half = 0; half < 2; ++half) {
-    const int columns = t.nc - half * 8;
-    if (columns <= 0) break;
-    const avx2::RequantLanes rq =
-        avx2::LoadRequantLanes(t.rq.multiplier + half * 8, t.rq.shift + half * 8);
-    for (int m = 0; m < t.mr; ++m) {
-      const __m256i scaled = avx2::MultiplyByQuantizedMultiplier(acc[m][half], rq);
-      avx2::StoreLowBytes(t.c + static_cast<size_t>(m) * t.c_row_stride + half * 8,
-                          avx2::FinishOutput(scaled, zero_point, act_min, act_max),
-                          columns < 8 ? columns : 8);
-    }
+  const __m256i act_min = _mm256_set1_epi16(static_cast<int16_t>(t.rq.act_min));
+  const __m256i act_max = _mm256_set1_epi16(static_cast<int16_t>(t.rq.act_max));
+  // uint8 outputs may exceed 127; int8 ones may be negative (a range in [0, 127] packs the
+  // same either way).
+  const bool unsigned_out = t.rq.act_max > 127;
+  for (int m = 0; m < kRows; ++m) {
+    StoreRow(t.c + static_cast<size_t>(m) * t.c_row_stride + col, lo[m], hi[m], rq_lo, rq_hi,
+             zero_point, act_min, act_max, unsigned_out, columns);
+  }
+}
+
+template <bool kSigned, int kRows>
+void Panels(const QGemmTile& t) {
+  const auto* w = static_cast<const uint8_t*>(t.w);
+  for (int col = 0, panel = 0; col < t.nc; col += kNr, ++panel) {
+    Panel<kSigned, kRows>(t, w + static_cast<size_t>(panel) * t.panel_bytes, col);
+  }
+}
+
+template <bool kSigned>
+void RunRows(const QGemmTile& t) {
+  switch (t.mr) {
+    case 1:
+      Panels<kSigned, 1>(t);
+      break;
+    case 2:
+      Panels<kSigned, 2>(t);
+      break;
+    case 3:
+      Panels<kSigned, 3>(t);
+      break;
+    default:
+      Panels<kSigned, kMr>(t);
+      break;
   }
 }
 
 void Run(const QGemmTile& t) {
   if (t.input_signed) {
-    Kernel<true>(t);
+    RunRows<true>(t);
   } else {
-    Kernel<false>(t);
+    RunRows<false>(t);
   }
 }
 
 }  // namespace
 
-const QGemmKernel kQGemmAvx2 = {"qgemm_avx2_4x16",          kMr,   kNr, kKr, 1,
+const QGemmKernel kQGemmAvx2 = {"qgemm_avx2_4x16",          kMr,   kNr, kKr, kPanels,
                                 QWeightFormat::kInt16Pairs, false, &Run};
 
 }  // namespace octet::optimized
