@@ -11,11 +11,7 @@ namespace octet::optimized {
 namespace {
 
 avx2::RequantLanes Uniform(int32_t multiplier, int shift) {
-  avx2::RequantLanes r;
-  r.multiplier = _mm256_set1_epi32(multiplier);
-  r.left_shift = _mm256_set1_epi32(shift > 0 ? shift : 0);
-  r.right_shift = _mm256_set1_epi32(shift < 0 ? -shift : 0);
-  return r;
+  return avx2::MakeRequantLanes(_mm256_set1_epi32(multiplier), _mm256_set1_epi32(shift));
 }
 
 template <bool kSigned>

@@ -19,10 +19,15 @@ static inline __m256i Widen(__m128i bytes) {
   return kSigned ? _mm256_cvtepi8_epi16(bytes) : _mm256_cvtepu8_epi16(bytes);
 }
 
-// 16 channel bytes at p, of which only `count` are readable when count < 16.
-template <bool kSigned>
+// 16 channel bytes at p, of which only `count` are readable when count < 16: a masked load
+// of whole 32-bit words when count is a multiple of 4 (the usual channel counts), else a copy.
+template <bool kSigned, bool kFull>
 static inline __m256i LoadWidened(const uint8_t* p, int count) {
-  if (count >= kBlock) return Widen<kSigned>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  if (kFull || count >= kBlock) return Widen<kSigned>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  if ((count & 3) == 0) {
+    const __m128i words = _mm_cmpgt_epi32(_mm_set1_epi32(count >> 2), _mm_setr_epi32(0, 1, 2, 3));
+    return Widen<kSigned>(_mm_maskload_epi32(reinterpret_cast<const int*>(p), words));
+  }
   alignas(16) uint8_t buffer[kBlock] = {};
   std::memcpy(buffer, p, static_cast<size_t>(count));
   return Widen<kSigned>(_mm_load_si128(reinterpret_cast<const __m128i*>(buffer)));
@@ -59,65 +64,105 @@ static inline void StoreRaw(__m256i acc0, __m256i acc1, int rest, int32_t* out) 
   std::memcpy(out, buffer, static_cast<size_t>(rest) * sizeof(int32_t));
 }
 
-template <bool kSigned, bool kOffsets, bool kRaw>
-void Kernel(const QDwTile& t) {
-  const int channels = t.channels;
-  const int ks = t.ks;
-  const int pairs = (ks + 1) / 2;
-  const auto* weights = static_cast<const int16_t*>(t.w);
-  const QGemmRequant rq = t.rq;
-  const Taps<kOffsets> tap(t);
-  const __m256i zero_point = _mm256_set1_epi32(rq.output_zero_point);
-  const __m256i act_min = _mm256_set1_epi32(rq.act_min);
-  const __m256i act_max = _mm256_set1_epi32(rq.act_max);
-  const size_t stride = t.c_pixel_stride;
+// Requantizes a pixel's 16 channels (accumulator order) and stores `rest` of them. The zero
+// point is added in int32 (wrapping, as on every path); the clamp runs on saturated int16,
+// which clamps exactly since the range lies inside the 8-bit type.
+template <bool kSigned>
+static inline void StoreBlock(__m256i acc0, __m256i acc1, const avx2::RequantLanes& r0,
+                              const avx2::RequantLanes& r1, __m256i zero_point, __m256i act_min,
+                              __m256i act_max, int rest, uint8_t* out) {
+  const __m256i y0 = _mm256_add_epi32(avx2::MultiplyByQuantizedMultiplier(acc0, r0), zero_point);
+  const __m256i y1 = _mm256_add_epi32(avx2::MultiplyByQuantizedMultiplier(acc1, r1), zero_point);
+  // Per 128-bit lane: channels 8L..8L+3 from y0 and 8L+4..8L+7 from y1.
+  const __m256i words =
+      _mm256_min_epi16(_mm256_max_epi16(_mm256_packs_epi32(y0, y1), act_min), act_max);
+  const __m256i bytes =
+      kSigned ? _mm256_packs_epi16(words, words) : _mm256_packus_epi16(words, words);
+  const __m128i ordered = _mm256_castsi256_si128(_mm256_permute4x64_epi64(bytes, 0x08));
+  if (rest >= kBlock) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), ordered);
+  } else {
+    alignas(16) uint8_t buffer[kBlock];
+    _mm_store_si128(reinterpret_cast<__m128i*>(buffer), ordered);
+    std::memcpy(out, buffer, static_cast<size_t>(rest));
+  }
+}
 
-  // Pixels outside, channel blocks inside: with 16 ymm registers the per-block constants are
-  // reloaded from L1 anyway, and each pixel's input bytes are read while their line is hot.
+// One channel block's constants, set up once per call.
+struct BlockConstants {
+  __m256i bias0, bias1;
+  avx2::RequantLanes r0, r1;
+  __m256i zero_point, act_min, act_max;
+};
+
+// Every pixel of the call for the channel block at c0. kFull: the block has 16 channels;
+// kTaps: the tap count when known at compile time (0: t.ks), so a 3x3 filter's five tap
+// pairs unroll with their pointers in registers.
+template <bool kSigned, bool kOffsets, bool kRaw, bool kFull, int kTaps>
+void BlockPixels(const QDwTile& t, int c0, const BlockConstants& k) {
+  const int ks = kTaps > 0 ? kTaps : t.ks;
+  const int pairs = (ks + 1) / 2;
+  const int rest = t.channels - c0;
+  const int16_t* block_weights = static_cast<const int16_t*>(t.w) + static_cast<size_t>(c0) * pairs * 2;
+  const Taps<kOffsets> tap(t);
+  const size_t stride = t.c_pixel_stride;
   for (int pixel = 0; pixel < t.pixels; ++pixel) {
-    uint8_t* out = kRaw ? nullptr : t.c + static_cast<size_t>(pixel) * stride;
-    int32_t* out32 = kRaw ? t.c32 + static_cast<size_t>(pixel) * stride : nullptr;
-    for (int c0 = 0; c0 < channels; c0 += kBlock, out += kRaw ? 0 : kBlock) {
-      const int rest = channels - c0;
-      const int16_t* w = weights + static_cast<size_t>(c0) * pairs * 2;
-      __m256i acc0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rq.bias + c0));
-      __m256i acc1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rq.bias + c0 + 8));
-      for (int q = 0; q < pairs; ++q, w += 2 * kBlock) {
-        const __m256i x0 = LoadWidened<kSigned>(tap(pixel, 2 * q) + c0, rest);
-        const __m256i x1 = 2 * q + 1 < ks ? LoadWidened<kSigned>(tap(pixel, 2 * q + 1) + c0, rest)
-                                          : _mm256_setzero_si256();
-        acc0 = _mm256_add_epi32(
-            acc0, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1),
-                                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))));
-        acc1 = _mm256_add_epi32(
-            acc1,
-            _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1),
-                              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + kBlock))));
-      }
-      if (kRaw) {
-        StoreRaw(acc0, acc1, rest, out32 + c0);
-        continue;
-      }
-      const avx2::RequantLanes r0 = avx2::LoadRequantLanes(rq.multiplier + c0, rq.shift + c0);
-      const avx2::RequantLanes r1 =
-          avx2::LoadRequantLanes(rq.multiplier + c0 + 8, rq.shift + c0 + 8);
-      const __m256i y0 = avx2::FinishOutput(avx2::MultiplyByQuantizedMultiplier(acc0, r0),
-                                            zero_point, act_min, act_max);
-      const __m256i y1 = avx2::FinishOutput(avx2::MultiplyByQuantizedMultiplier(acc1, r1),
-                                            zero_point, act_min, act_max);
-      // Per 128-bit lane: channels 8L..8L+3 from y0 and 8L+4..8L+7 from y1.
-      const __m256i words = _mm256_packs_epi32(y0, y1);
-      const __m256i bytes =
-          kSigned ? _mm256_packs_epi16(words, words) : _mm256_packus_epi16(words, words);
-      const __m128i ordered = _mm256_castsi256_si128(_mm256_permute4x64_epi64(bytes, 0x08));
-      if (rest >= kBlock) {
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), ordered);
-      } else {
-        alignas(16) uint8_t buffer[kBlock];
-        _mm_store_si128(reinterpret_cast<__m128i*>(buffer), ordered);
-        std::memcpy(out, buffer, static_cast<size_t>(rest));
-      }
+    const int16_t* w = block_weights;
+    __m256i acc0 = k.bias0;
+    __m256i acc1 = k.bias1;
+#pragma GCC unroll 8
+    for (int q = 0; q < pairs; ++q, w += 2 * kBlock) {
+      const __m256i x0 = LoadWidened<kSigned, kFull>(tap(pixel, 2 * q) + c0, rest);
+      const __m256i x1 = 2 * q + 1 < ks
+                             ? LoadWidened<kSigned, kFull>(tap(pixel, 2 * q + 1) + c0, rest)
+                             : _mm256_setzero_si256();
+      acc0 = _mm256_add_epi32(
+          acc0, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1),
+                                  _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))));
+      acc1 = _mm256_add_epi32(
+          acc1,
+          _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1),
+                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + kBlock))));
     }
+    if (kRaw) {
+      StoreRaw(acc0, acc1, kFull ? kBlock : rest, t.c32 + static_cast<size_t>(pixel) * stride + c0);
+    } else {
+      StoreBlock<kSigned>(acc0, acc1, k.r0, k.r1, k.zero_point, k.act_min, k.act_max,
+                          kFull ? kBlock : rest, t.c + static_cast<size_t>(pixel) * stride + c0);
+    }
+  }
+}
+
+// Channel blocks outside, pixels inside: a block's bias and requantization constants are
+// set up once per call (a row of pixels), and neighbouring pixels share most taps in L1.
+template <bool kSigned, bool kOffsets, bool kRaw, int kTaps>
+void Kernel(const QDwTile& t) {
+  const QGemmRequant& rq = t.rq;
+  BlockConstants k;
+  k.zero_point = _mm256_set1_epi32(rq.output_zero_point);
+  k.act_min = _mm256_set1_epi16(static_cast<int16_t>(rq.act_min));
+  k.act_max = _mm256_set1_epi16(static_cast<int16_t>(rq.act_max));
+  for (int c0 = 0; c0 < t.channels; c0 += kBlock) {
+    k.bias0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rq.bias + c0));
+    k.bias1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rq.bias + c0 + 8));
+    if (!kRaw) {
+      k.r0 = avx2::LoadRequantLanes(rq.multiplier + c0, rq.shift + c0);
+      k.r1 = avx2::LoadRequantLanes(rq.multiplier + c0 + 8, rq.shift + c0 + 8);
+    }
+    if (t.channels - c0 >= kBlock) {
+      BlockPixels<kSigned, kOffsets, kRaw, true, kTaps>(t, c0, k);
+    } else {
+      BlockPixels<kSigned, kOffsets, kRaw, false, kTaps>(t, c0, k);
+    }
+  }
+}
+
+template <bool kSigned, bool kOffsets, bool kRaw>
+void ForTaps(const QDwTile& t) {
+  if (t.ks == 9) {
+    Kernel<kSigned, kOffsets, kRaw, 9>(t);
+  } else {
+    Kernel<kSigned, kOffsets, kRaw, 0>(t);
   }
 }
 
@@ -125,14 +170,14 @@ void Run(const QDwTile& t) {
   const bool offsets = t.tap_offsets != nullptr;
   if (t.c32 != nullptr) {
     if (t.input_signed) {
-      offsets ? Kernel<true, true, true>(t) : Kernel<true, false, true>(t);
+      offsets ? ForTaps<true, true, true>(t) : ForTaps<true, false, true>(t);
     } else {
-      offsets ? Kernel<false, true, true>(t) : Kernel<false, false, true>(t);
+      offsets ? ForTaps<false, true, true>(t) : ForTaps<false, false, true>(t);
     }
   } else if (t.input_signed) {
-    offsets ? Kernel<true, true, false>(t) : Kernel<true, false, false>(t);
+    offsets ? ForTaps<true, true, false>(t) : ForTaps<true, false, false>(t);
   } else {
-    offsets ? Kernel<false, true, false>(t) : Kernel<false, false, false>(t);
+    offsets ? ForTaps<false, true, false>(t) : ForTaps<false, false, false>(t);
   }
 }
 

@@ -8,20 +8,33 @@
 
 namespace octet::optimized::avx2 {
 
+// A block of 8 lanes' requantization constants, everything that does not depend on the
+// accumulator computed once (kernels keep these per channel block, not per output).
 struct RequantLanes {
   __m256i multiplier;
+  __m256i multiplier_odd;  // the odd lanes' multipliers moved to the low halves of 64 bits
   __m256i left_shift;
   __m256i right_shift;
+  __m256i mask;       // (1 << right_shift) - 1: the bits the rounding divide drops
+  __m256i half_mask;  // mask >> 1: the rounding threshold for non-negative values
 };
 
-static inline RequantLanes LoadRequantLanes(const int32_t* multiplier, const int32_t* shift) {
+static inline RequantLanes MakeRequantLanes(__m256i multiplier, __m256i shift) {
   RequantLanes r;
-  r.multiplier = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(multiplier));
-  const __m256i s = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(shift));
   const __m256i zero = _mm256_setzero_si256();
-  r.left_shift = _mm256_max_epi32(s, zero);
-  r.right_shift = _mm256_max_epi32(_mm256_sub_epi32(zero, s), zero);
+  const __m256i one = _mm256_set1_epi32(1);
+  r.multiplier = multiplier;
+  r.multiplier_odd = _mm256_srli_epi64(multiplier, 32);
+  r.left_shift = _mm256_max_epi32(shift, zero);
+  r.right_shift = _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero);
+  r.mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, r.right_shift), one);
+  r.half_mask = _mm256_srli_epi32(r.mask, 1);
   return r;
+}
+
+static inline RequantLanes LoadRequantLanes(const int32_t* multiplier, const int32_t* shift) {
+  return MakeRequantLanes(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(multiplier)),
+                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(shift)));
 }
 
 // See requant_avx512.h: SRDHM as (x * multiplier + 2^30) >> 31 on 64-bit products, then
@@ -30,14 +43,12 @@ static inline __m256i MultiplyByQuantizedMultiplier(__m256i acc, const RequantLa
   const __m256i x = _mm256_sllv_epi32(acc, r.left_shift);
   const __m256i half = _mm256_set1_epi64x(int64_t{1} << 30);
   __m256i even = _mm256_mul_epi32(x, r.multiplier);
-  __m256i odd = _mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(r.multiplier, 32));
+  __m256i odd = _mm256_mul_epi32(_mm256_srli_epi64(x, 32), r.multiplier_odd);
   even = _mm256_srli_epi64(_mm256_add_epi64(even, half), 31);
   odd = _mm256_slli_epi64(_mm256_add_epi64(odd, half), 1);
   const __m256i v = _mm256_blend_epi32(even, odd, 0xAA);
-  const __m256i one = _mm256_set1_epi32(1);
-  const __m256i mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, r.right_shift), one);
-  const __m256i remainder = _mm256_and_si256(v, mask);
-  const __m256i threshold = _mm256_add_epi32(_mm256_srli_epi32(mask, 1), _mm256_srli_epi32(v, 31));
+  const __m256i remainder = _mm256_and_si256(v, r.mask);
+  const __m256i threshold = _mm256_add_epi32(r.half_mask, _mm256_srli_epi32(v, 31));
   const __m256i shifted = _mm256_srav_epi32(v, r.right_shift);
   // cmpgt gives -1 where the remainder rounds up: subtracting it adds 1.
   return _mm256_sub_epi32(shifted, _mm256_cmpgt_epi32(remainder, threshold));
