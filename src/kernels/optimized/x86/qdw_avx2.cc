@@ -23,7 +23,8 @@ static inline __m256i Widen(__m128i bytes) {
 // of whole 32-bit words when count is a multiple of 4 (the usual channel counts), else a copy.
 template <bool kSigned, bool kFull>
 static inline __m256i LoadWidened(const uint8_t* p, int count) {
-  if (kFull || count >= kBlock) return Widen<kSigned>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  if (kFull || count >= kBlock)
+    return Widen<kSigned>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
   if ((count & 3) == 0) {
     const __m128i words = _mm_cmpgt_epi32(_mm_set1_epi32(count >> 2), _mm_setr_epi32(0, 1, 2, 3));
     return Widen<kSigned>(_mm_maskload_epi32(reinterpret_cast<const int*>(p), words));
@@ -103,7 +104,8 @@ void BlockPixels(const QDwTile& t, int c0, const BlockConstants& k) {
   const int ks = kTaps > 0 ? kTaps : t.ks;
   const int pairs = (ks + 1) / 2;
   const int rest = t.channels - c0;
-  const int16_t* block_weights = static_cast<const int16_t*>(t.w) + static_cast<size_t>(c0) * pairs * 2;
+  const int16_t* block_weights =
+      static_cast<const int16_t*>(t.w) + static_cast<size_t>(c0) * pairs * 2;
   const Taps<kOffsets> tap(t);
   const size_t stride = t.c_pixel_stride;
   for (int pixel = 0; pixel < t.pixels; ++pixel) {

@@ -45,25 +45,30 @@ static inline void Materialize(__m256i& v) { __asm__("" : "+x"(v)); }
 
 // One (k, k+1) pair of 8 channels: panel layout [k/8][4 pairs][16 columns][2] int16, so the
 // pair's weights are 64 bytes, columns 0-7 then 8-15.
-template <int kPair, int kRows>
+// kLowOnly: the panel's columns 8-15 are padding (a layer or last panel of <= 8 columns),
+// so their multiply-adds are skipped.
+template <int kPair, int kRows, bool kLowOnly>
 static inline void MultiplyPair(const __m256i* x, const uint8_t* wk, __m256i* lo, __m256i* hi) {
   const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk + kPair * 64));
-  const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk + kPair * 64 + 32));
+  const __m256i w1 =
+      kLowOnly ? w0 : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk + kPair * 64 + 32));
   for (int m = 0; m < kRows; ++m) {
     const __m256i xp = _mm256_shuffle_epi32(x[m], kPair * 0x55);
     lo[m] = _mm256_add_epi32(lo[m], _mm256_madd_epi16(xp, w0));
-    hi[m] = _mm256_add_epi32(hi[m], _mm256_madd_epi16(xp, w1));
     Materialize(lo[m]);
-    Materialize(hi[m]);
+    if (!kLowOnly) {
+      hi[m] = _mm256_add_epi32(hi[m], _mm256_madd_epi16(xp, w1));
+      Materialize(hi[m]);
+    }
   }
 }
 
-template <int kRows>
+template <int kRows, bool kLowOnly>
 static inline void MultiplyGroup(const __m256i* x, const uint8_t* wk, __m256i* lo, __m256i* hi) {
-  MultiplyPair<0, kRows>(x, wk, lo, hi);
-  MultiplyPair<1, kRows>(x, wk, lo, hi);
-  MultiplyPair<2, kRows>(x, wk, lo, hi);
-  MultiplyPair<3, kRows>(x, wk, lo, hi);
+  MultiplyPair<0, kRows, kLowOnly>(x, wk, lo, hi);
+  MultiplyPair<1, kRows, kLowOnly>(x, wk, lo, hi);
+  MultiplyPair<2, kRows, kLowOnly>(x, wk, lo, hi);
+  MultiplyPair<3, kRows, kLowOnly>(x, wk, lo, hi);
 }
 
 // Requantizes one row's 16 columns and stores `columns` bytes. The zero point is added in
@@ -100,7 +105,7 @@ static inline void StoreRaw(int32_t* out, __m256i lo, __m256i hi, int columns) {
 }
 
 // One 16-column panel starting at column `col` of the tile, for its first kRows rows.
-template <bool kSigned, int kRows>
+template <bool kSigned, int kRows, bool kLowOnly>
 void Panel(const QGemmTile& t, const uint8_t* w, int col) {
   const int columns = t.nc - col < kNr ? t.nc - col : kNr;
   const int kc8 = t.kc & ~7;
@@ -108,8 +113,7 @@ void Panel(const QGemmTile& t, const uint8_t* w, int col) {
 
   __m256i lo[kRows], hi[kRows];
   const __m256i bias_lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.rq.bias + col));
-  const __m256i bias_hi =
-      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.rq.bias + col + 8));
+  const __m256i bias_hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.rq.bias + col + 8));
   for (int m = 0; m < kRows; ++m) {
     const __m256i r = _mm256_set1_epi32(t.row_offsets != nullptr ? t.row_offsets[m] : 0);
     lo[m] = _mm256_add_epi32(bias_lo, r);
@@ -124,12 +128,12 @@ void Panel(const QGemmTile& t, const uint8_t* w, int col) {
     for (; k < kc8; k += 8) {
       __m256i x[kRows];
       for (int m = 0; m < kRows; ++m) x[m] = LoadWidened<kSigned>(a[m] + k);
-      MultiplyGroup<kRows>(x, ws + static_cast<size_t>(k) * kNr * 2, lo, hi);
+      MultiplyGroup<kRows, kLowOnly>(x, ws + static_cast<size_t>(k) * kNr * 2, lo, hi);
     }
     if (k < t.kc) {
       __m256i x[kRows];
       for (int m = 0; m < kRows; ++m) x[m] = LoadWidenedPartial<kSigned>(a[m] + k, t.kc - k);
-      MultiplyGroup<kRows>(x, ws + static_cast<size_t>(k) * kNr * 2, lo, hi);
+      MultiplyGroup<kRows, kLowOnly>(x, ws + static_cast<size_t>(k) * kNr * 2, lo, hi);
     }
   }
 
@@ -139,10 +143,10 @@ void Panel(const QGemmTile& t, const uint8_t* w, int col) {
     }
     return;
   }
-  const avx2::RequantLanes rq_lo =
-      avx2::LoadRequantLanes(t.rq.multiplier + col, t.rq.shift + col);
+  const avx2::RequantLanes rq_lo = avx2::LoadRequantLanes(t.rq.multiplier + col, t.rq.shift + col);
+  // With kLowOnly the high half repeats the low one (the compiler computes it once).
   const avx2::RequantLanes rq_hi =
-      avx2::LoadRequantLanes(t.rq.multiplier + col + 8, t.rq.shift + col + 8);
+      kLowOnly ? rq_lo : avx2::LoadRequantLanes(t.rq.multiplier + col + 8, t.rq.shift + col + 8);
   const __m256i zero_point = _mm256_set1_epi32(t.rq.output_zero_point);
   const __m256i act_min = _mm256_set1_epi16(static_cast<int16_t>(t.rq.act_min));
   const __m256i act_max = _mm256_set1_epi16(static_cast<int16_t>(t.rq.act_max));
@@ -150,8 +154,8 @@ void Panel(const QGemmTile& t, const uint8_t* w, int col) {
   // same either way).
   const bool unsigned_out = t.rq.act_max > 127;
   for (int m = 0; m < kRows; ++m) {
-    StoreRow(t.c + static_cast<size_t>(m) * t.c_row_stride + col, lo[m], hi[m], rq_lo, rq_hi,
-             zero_point, act_min, act_max, unsigned_out, columns);
+    StoreRow(t.c + static_cast<size_t>(m) * t.c_row_stride + col, lo[m], kLowOnly ? lo[m] : hi[m],
+             rq_lo, rq_hi, zero_point, act_min, act_max, unsigned_out, columns);
   }
 }
 
@@ -159,7 +163,12 @@ template <bool kSigned, int kRows>
 void Panels(const QGemmTile& t) {
   const auto* w = static_cast<const uint8_t*>(t.w);
   for (int col = 0, panel = 0; col < t.nc; col += kNr, ++panel) {
-    Panel<kSigned, kRows>(t, w + static_cast<size_t>(panel) * t.panel_bytes, col);
+    const uint8_t* panel_w = w + static_cast<size_t>(panel) * t.panel_bytes;
+    if (t.nc - col <= kNr / 2) {
+      Panel<kSigned, kRows, true>(t, panel_w, col);
+    } else {
+      Panel<kSigned, kRows, false>(t, panel_w, col);
+    }
   }
 }
 
