@@ -73,7 +73,7 @@ bool PackGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
   const size_t packed_bytes = optimized::QGemmPackedSize(kernel, d);
   // The zero row stands for one tap of the layout the packer picks: a filter position, a
   // filter row, or (im2col) the whole window.
-  const optimized::QGemmLayout layout = optimized::ChooseQGemmLayout(d);
+  const optimized::QGemmLayout layout = optimized::ChooseQGemmLayout(kernel, d);
   const int taps_per_row = layout == optimized::QGemmLayout::kIm2col    ? d.ks
                            : layout == optimized::QGemmLayout::kRowTaps ? d.kernel_w
                                                                         : 1;

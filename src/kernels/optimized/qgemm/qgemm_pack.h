@@ -90,10 +90,12 @@ QGemmRequant FinishRequant(const RequantStorage& storage, const int* shift, int 
                            const size_t* slot64, int32_t output_zero_point, int32_t act_min,
                            int32_t act_max);
 
-// The layout for these weights: filter rows as taps when the channels per tap are few (at
-// most kQGemmMaxRowTapChannels) and the filter rows are contiguous; else kTaps, or im2col for
-// few channels that are not a multiple of 4 (most k-groups would be partial).
-QGemmLayout ChooseQGemmLayout(const QGemmWeightsDesc& desc);
+// The layout for these weights on `kernel`: filter rows as taps when the channels per tap are
+// few (at most kQGemmMaxRowTapChannels) and the filter rows are contiguous, unless padding
+// each row to the kernel's k group wastes a quarter or more of the k steps that one im2col
+// row would take; else kTaps, or im2col for few channels that are not a multiple of 4 (most
+// k-groups would be partial).
+QGemmLayout ChooseQGemmLayout(const QGemmKernel& kernel, const QGemmWeightsDesc& desc);
 
 // Bytes QGemmPack writes for these weights.
 size_t QGemmPackedSize(const QGemmKernel& kernel, const QGemmWeightsDesc& desc);
