@@ -49,7 +49,10 @@ const Layer kLayers[] = {
 };
 
 void QConv(benchmark::State& state, const Layer& layer, cpu::Isa isa, int threads) {
-  const optimized::QGemmKernel* kernel = optimized::QGemmKernelFor(isa);
+  // As FULLY_CONNECTED chooses at prepare: a one-row GEMM takes the few-rows variant.
+  const bool one_row = layer.in_h == 1 && layer.in_w == 1;
+  const optimized::QGemmKernel* kernel =
+      one_row ? optimized::QGemmFewRowsKernelFor(isa) : optimized::QGemmKernelFor(isa);
   if (kernel == nullptr) {
     state.SkipWithError("path not supported on this CPU");
     return;

@@ -27,6 +27,9 @@ const Kernel* Pick(cpu::Isa isa, const Kernel* scalar, const Kernel* avx2,
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
   return Pick(isa, &kQGemmScalar, &kQGemmAvx2, &kQGemmAvx512Vnni);
 }
+const QGemmKernel* QGemmFewRowsKernelFor(cpu::Isa isa) {
+  return Pick(isa, &kQGemmScalar, &kQGemmAvx2ByteWeights, &kQGemmAvx512Vnni);
+}
 const QDwKernel* QDwKernelFor(cpu::Isa isa) {
   return Pick(isa, &kQDwScalar, &kQDwAvx2, &kQDwAvx512Vnni);
 }
@@ -50,6 +53,9 @@ const FBinaryKernel* FBinaryKernelFor(cpu::Isa isa) {
 }
 #else
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
+  return Pick<QGemmKernel>(isa, &kQGemmScalar, nullptr, nullptr);
+}
+const QGemmKernel* QGemmFewRowsKernelFor(cpu::Isa isa) {
   return Pick<QGemmKernel>(isa, &kQGemmScalar, nullptr, nullptr);
 }
 const QDwKernel* QDwKernelFor(cpu::Isa isa) {

@@ -17,6 +17,9 @@ namespace octet::optimized {
 // The micro-kernel for `isa`, or nullptr for the reference path and for paths this build or
 // this CPU lacks.
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa);
+// For GEMMs of few rows (FULLY_CONNECTED on one or a few vectors), which read each weight
+// once or twice per invoke: where a path has a variant with smaller weights, that one.
+const QGemmKernel* QGemmFewRowsKernelFor(cpu::Isa isa);
 const QDwKernel* QDwKernelFor(cpu::Isa isa);
 const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa);
 const QConvertKernel* QConvertKernelFor(cpu::Isa isa);

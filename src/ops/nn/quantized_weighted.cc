@@ -15,6 +15,10 @@
 namespace octet::ops::nn {
 namespace {
 
+// Most FULLY_CONNECTED rows for which weights are packed for streaming (see
+// optimized::QGemmFewRowsKernelFor).
+constexpr int kFewRows = 8;
+
 // Whether a depthwise node runs as a convolution (QuantizedWeighted::depthwise_as_conv).
 bool DepthwiseAsConv(const WeightedGeometry& g) {
   return g.op == WeightedOp::kDepthwise && g.in_c == 1 && g.out_c > 1;
@@ -198,7 +202,10 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
         }
       }
     } else {
-      const optimized::QGemmKernel* kernel = optimized::QGemmKernelFor(isa);
+      // Few rows read each weight once or twice: the smaller weights then win.
+      const bool few_rows = g.op == WeightedOp::kFullyConnected && g.rows <= kFewRows;
+      const optimized::QGemmKernel* kernel =
+          few_rows ? optimized::QGemmFewRowsKernelFor(isa) : optimized::QGemmKernelFor(isa);
       if (kernel != nullptr) {
         q->optimized = q->packing.Ensure(t.weights->data.raw, kernel,
                                          [&] { return PackGemm(context, *kernel, g, t, q); });

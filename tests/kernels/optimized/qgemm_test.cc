@@ -171,6 +171,9 @@ std::vector<const QGemmKernel*> KernelsToTest() {
   std::vector<const QGemmKernel*> kernels;
   for (cpu::Isa isa : octet::testing::PathsWithKernel(QGemmKernelFor)) {
     kernels.push_back(QGemmKernelFor(isa));
+    if (QGemmFewRowsKernelFor(isa) != QGemmKernelFor(isa)) {
+      kernels.push_back(QGemmFewRowsKernelFor(isa));
+    }
   }
   return kernels;
 }

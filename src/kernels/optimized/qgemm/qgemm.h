@@ -29,6 +29,10 @@ enum class QWeightFormat : int {
   // x ^ 0x80 (= x + 128), uint8 inputs as x with weights w - 128 and a per-row correction.
   // Per panel: [tap][k / 4][nr][4].
   kInt8Quads = 1,
+  // The kInt16Pairs layout with 1-byte elements: int8 weights as they are, uint8 weights as
+  // w - 128 with the per-row correction of kInt8Quads; activations widened to int16 as for
+  // kInt16Pairs. Half the weight bytes, for layers whose weights stream from memory.
+  kInt8Pairs = 2,
 };
 
 // Per-column requantization, each array padded to a whole number of panels. The int32 arrays
@@ -101,6 +105,7 @@ struct QGemmKernel {
 // builds with x86 kernels; callers check cpu::CpuSupports first.
 extern const QGemmKernel kQGemmScalar;
 extern const QGemmKernel kQGemmAvx2;
+extern const QGemmKernel kQGemmAvx2ByteWeights;
 extern const QGemmKernel kQGemmAvx512Vnni;
 
 }  // namespace octet::optimized

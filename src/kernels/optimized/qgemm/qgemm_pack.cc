@@ -12,6 +12,10 @@ int PanelCount(const QGemmKernel& k, int n) { return static_cast<int>((n + k.nr 
 
 size_t ElementBytes(QWeightFormat f) { return f == QWeightFormat::kInt16Pairs ? 2 : 1; }
 
+bool PairsLayout(QWeightFormat f) {
+  return f == QWeightFormat::kInt16Pairs || f == QWeightFormat::kInt8Pairs;
+}
+
 size_t PanelBytes(const QGemmKernel& k, int ks, int kc) {
   return static_cast<size_t>(ks) * RoundUp(static_cast<size_t>(kc), k.kr) * k.nr *
          ElementBytes(k.format);
@@ -33,7 +37,7 @@ int32_t EffectiveWeight(const QGemmWeightsDesc& d, uint8_t raw) {
 // The value stored in the packed panel for one raw weight byte.
 int32_t StoredWeight(const QGemmKernel& k, const QGemmWeightsDesc& d, uint8_t raw) {
   if (k.format == QWeightFormat::kInt16Pairs) return EffectiveWeight(d, raw);
-  // Quads: int8 weights as they are; uint8 weights shifted into int8 (w - 128).
+  // Quads and int8 pairs: int8 weights as they are; uint8 weights shifted into int8 (w - 128).
   return d.input_signed ? static_cast<int32_t>(static_cast<int8_t>(raw))
                         : static_cast<int32_t>(raw) - 128;
 }
@@ -41,7 +45,7 @@ int32_t StoredWeight(const QGemmKernel& k, const QGemmWeightsDesc& d, uint8_t ra
 // Position of (lane l of the panel, tap s, channel c) in a panel, in elements.
 size_t PanelIndex(const QGemmKernel& k, size_t kc_padded, int lane, int s, int c) {
   const size_t tap_base = static_cast<size_t>(s) * kc_padded * k.nr;
-  if (k.format == QWeightFormat::kInt16Pairs) {
+  if (PairsLayout(k.format)) {
     // [k/8][4 pairs][nr][2]: pair p = (c % 8) / 2 of group c / 8.
     const size_t group = static_cast<size_t>(c) / 8;
     const size_t pair = (static_cast<size_t>(c) % 8) / 2;
@@ -221,9 +225,9 @@ QGemmPacked QGemmPack(const QGemmKernel& kernel, const QGemmWeightsDesc& d, void
   p.ks = d.ks;
   p.kc = d.kc;
   p.input_signed = d.input_signed;
-  // uint8 quads: Σ (w - 128) x leaves (128 + filter_offset) * Σ x for the driver to add.
+  // uint8 quads and int8 pairs: Σ (w - 128) x leaves (128 + filter_offset) * Σ x to add.
   p.row_sum_factor =
-      (kernel.format == QWeightFormat::kInt8Quads && !d.input_signed) ? 128 + d.filter_offset : 0;
+      (kernel.format != QWeightFormat::kInt16Pairs && !d.input_signed) ? 128 + d.filter_offset : 0;
   p.rq = FinishRequant({bias, multiplier, shift, round_add, negative_sub, total_shift}, d.shift,
                        d.n, nullptr, d.output_zero_point, d.act_min, d.act_max);
   return p;

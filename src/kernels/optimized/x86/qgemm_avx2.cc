@@ -2,6 +2,11 @@
 // this kernel widens both sides to int16 and uses vpmaddwd (16x16 -> 32-bit pair sums), which
 // is exact for every int8 and uint8 value (|w + filter_offset| <= 255, |x| <= 255).
 //
+// Weights are int16 pairs (w + filter_offset), or, for layers that stream their weights once
+// per invoke (FULLY_CONNECTED with few rows), int8 pairs sign-extended in the loop: half the
+// bytes to read from memory for one more instruction per 16 weights (uint8 weights enter as
+// w - 128, the driver adding (128 + filter_offset) * sum(x) per row).
+//
 // Tile: up to 4 rows x 16 columns per panel (two ymm of 8 int32 per row), up to kPanels
 // panels per call so the driver's per-call work is amortized over small-K layers. The k loop
 // takes 8 channels at a time, broadcasting each (x[k], x[k+1]) pair of a row against the
@@ -43,15 +48,25 @@ static inline __m256i LoadWidenedPartial(const uint8_t* p, int count) {
 // pairs' multiply-adds into a tree whose partial sums spill the 16 ymm registers.
 static inline void Materialize(__m256i& v) { __asm__("" : "+x"(v)); }
 
-// One (k, k+1) pair of 8 channels: panel layout [k/8][4 pairs][16 columns][2] int16, so the
-// pair's weights are 64 bytes, columns 0-7 then 8-15.
+// One (k, k+1) pair of 8 channels: panel layout [k/8][4 pairs][16 columns][2], so the pair's
+// weights are 32 elements, columns 0-7 then 8-15.
 // kLowOnly: the panel's columns 8-15 are padding (a layer or last panel of <= 8 columns),
 // so their multiply-adds are skipped.
-template <int kPair, int kRows, bool kLowOnly>
+// Sixteen int16 weights: stored as int16, or as int8 and sign-extended here (kByteWeights).
+template <bool kByteWeights>
+static inline __m256i LoadWeights(const uint8_t* p) {
+  if (kByteWeights) {
+    return _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+
+template <int kPair, int kRows, bool kLowOnly, bool kByteWeights>
 static inline void MultiplyPair(const __m256i* x, const uint8_t* wk, __m256i* lo, __m256i* hi) {
-  const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk + kPair * 64));
+  constexpr int kHalfBytes = kByteWeights ? 16 : 32;  // one half's 8 columns x 2 weights
+  const __m256i w0 = LoadWeights<kByteWeights>(wk + kPair * 2 * kHalfBytes);
   const __m256i w1 =
-      kLowOnly ? w0 : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk + kPair * 64 + 32));
+      kLowOnly ? w0 : LoadWeights<kByteWeights>(wk + kPair * 2 * kHalfBytes + kHalfBytes);
   for (int m = 0; m < kRows; ++m) {
     const __m256i xp = _mm256_shuffle_epi32(x[m], kPair * 0x55);
     lo[m] = _mm256_add_epi32(lo[m], _mm256_madd_epi16(xp, w0));
@@ -63,12 +78,12 @@ static inline void MultiplyPair(const __m256i* x, const uint8_t* wk, __m256i* lo
   }
 }
 
-template <int kRows, bool kLowOnly>
+template <int kRows, bool kLowOnly, bool kByteWeights>
 static inline void MultiplyGroup(const __m256i* x, const uint8_t* wk, __m256i* lo, __m256i* hi) {
-  MultiplyPair<0, kRows, kLowOnly>(x, wk, lo, hi);
-  MultiplyPair<1, kRows, kLowOnly>(x, wk, lo, hi);
-  MultiplyPair<2, kRows, kLowOnly>(x, wk, lo, hi);
-  MultiplyPair<3, kRows, kLowOnly>(x, wk, lo, hi);
+  MultiplyPair<0, kRows, kLowOnly, kByteWeights>(x, wk, lo, hi);
+  MultiplyPair<1, kRows, kLowOnly, kByteWeights>(x, wk, lo, hi);
+  MultiplyPair<2, kRows, kLowOnly, kByteWeights>(x, wk, lo, hi);
+  MultiplyPair<3, kRows, kLowOnly, kByteWeights>(x, wk, lo, hi);
 }
 
 // Requantizes one row's 16 columns and stores `columns` bytes. The zero point is added in
@@ -105,8 +120,9 @@ static inline void StoreRaw(int32_t* out, __m256i lo, __m256i hi, int columns) {
 }
 
 // One 16-column panel starting at column `col` of the tile, for its first kRows rows.
-template <bool kSigned, int kRows, bool kLowOnly>
+template <bool kSigned, int kRows, bool kLowOnly, bool kByteWeights>
 void Panel(const QGemmTile& t, const uint8_t* w, int col) {
+  constexpr size_t kElement = kByteWeights ? 1 : 2;
   const int columns = t.nc - col < kNr ? t.nc - col : kNr;
   const int kc8 = t.kc & ~7;
   const int kc_padded = (t.kc + kKr - 1) & ~(kKr - 1);
@@ -123,17 +139,19 @@ void Panel(const QGemmTile& t, const uint8_t* w, int col) {
   for (int s = 0; s < t.ks; ++s) {
     const uint8_t* a[kRows];
     for (int m = 0; m < kRows; ++m) a[m] = t.a[s * kMr + m];
-    const uint8_t* ws = w + static_cast<size_t>(s) * kc_padded * kNr * 2;
+    const uint8_t* ws = w + static_cast<size_t>(s) * kc_padded * kNr * kElement;
     int k = 0;
     for (; k < kc8; k += 8) {
       __m256i x[kRows];
       for (int m = 0; m < kRows; ++m) x[m] = LoadWidened<kSigned>(a[m] + k);
-      MultiplyGroup<kRows, kLowOnly>(x, ws + static_cast<size_t>(k) * kNr * 2, lo, hi);
+      MultiplyGroup<kRows, kLowOnly, kByteWeights>(x, ws + static_cast<size_t>(k) * kNr * kElement,
+                                                   lo, hi);
     }
     if (k < t.kc) {
       __m256i x[kRows];
       for (int m = 0; m < kRows; ++m) x[m] = LoadWidenedPartial<kSigned>(a[m] + k, t.kc - k);
-      MultiplyGroup<kRows, kLowOnly>(x, ws + static_cast<size_t>(k) * kNr * 2, lo, hi);
+      MultiplyGroup<kRows, kLowOnly, kByteWeights>(x, ws + static_cast<size_t>(k) * kNr * kElement,
+                                                   lo, hi);
     }
   }
 
@@ -159,42 +177,50 @@ void Panel(const QGemmTile& t, const uint8_t* w, int col) {
   }
 }
 
-template <bool kSigned, int kRows>
+template <bool kSigned, int kRows, bool kByteWeights>
 void Panels(const QGemmTile& t) {
   const auto* w = static_cast<const uint8_t*>(t.w);
   for (int col = 0, panel = 0; col < t.nc; col += kNr, ++panel) {
     const uint8_t* panel_w = w + static_cast<size_t>(panel) * t.panel_bytes;
     if (t.nc - col <= kNr / 2) {
-      Panel<kSigned, kRows, true>(t, panel_w, col);
+      Panel<kSigned, kRows, true, kByteWeights>(t, panel_w, col);
     } else {
-      Panel<kSigned, kRows, false>(t, panel_w, col);
+      Panel<kSigned, kRows, false, kByteWeights>(t, panel_w, col);
     }
   }
 }
 
-template <bool kSigned>
+template <bool kSigned, bool kByteWeights>
 void RunRows(const QGemmTile& t) {
   switch (t.mr) {
     case 1:
-      Panels<kSigned, 1>(t);
+      Panels<kSigned, 1, kByteWeights>(t);
       break;
     case 2:
-      Panels<kSigned, 2>(t);
+      Panels<kSigned, 2, kByteWeights>(t);
       break;
     case 3:
-      Panels<kSigned, 3>(t);
+      Panels<kSigned, 3, kByteWeights>(t);
       break;
     default:
-      Panels<kSigned, kMr>(t);
+      Panels<kSigned, kMr, kByteWeights>(t);
       break;
   }
 }
 
 void Run(const QGemmTile& t) {
   if (t.input_signed) {
-    RunRows<true>(t);
+    RunRows<true, false>(t);
   } else {
-    RunRows<false>(t);
+    RunRows<false, false>(t);
+  }
+}
+
+void RunByteWeights(const QGemmTile& t) {
+  if (t.input_signed) {
+    RunRows<true, true>(t);
+  } else {
+    RunRows<false, true>(t);
   }
 }
 
@@ -202,5 +228,8 @@ void Run(const QGemmTile& t) {
 
 const QGemmKernel kQGemmAvx2 = {"qgemm_avx2_4x16",          kMr,   kNr, kKr, kPanels,
                                 QWeightFormat::kInt16Pairs, false, &Run};
+const QGemmKernel kQGemmAvx2ByteWeights = {
+    "qgemm_avx2_4x16_w8", kMr, kNr, kKr, kPanels, QWeightFormat::kInt8Pairs, false,
+    &RunByteWeights};
 
 }  // namespace octet::optimized
