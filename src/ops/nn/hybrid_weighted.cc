@@ -192,8 +192,7 @@ TfLiteStatus PrepareHybridWeighted(TfLiteContext* context, TfLiteNode* node,
   h->act_min = act_min;
   h->act_max = act_max;
   const cpu::Isa isa = reference_only ? cpu::Isa::kReference : cpu::ActiveIsa();
-  const optimized::QGemmKernel* kernel =
-      isa == cpu::Isa::kReference ? nullptr : optimized::QGemmKernelFor(isa);
+  const optimized::QGemmKernel* kernel = GemmKernelFor(isa, g);
   if (kernel != nullptr && Qualifies(g, t)) {
     h->optimized = h->packing.Ensure(t.weights->data.raw, kernel,
                                      [&] { return Pack(context, *kernel, g, t, h); });

@@ -170,6 +170,13 @@ void EvalReference(const QuantizedWeighted& q, const WeightedOpTensors& t) {
 
 }  // namespace
 
+const optimized::QGemmKernel* GemmKernelFor(cpu::Isa isa, const WeightedGeometry& g) {
+  if (isa == cpu::Isa::kReference) return nullptr;
+  // Few rows read each weight once or twice: the smaller weights then win.
+  const bool few_rows = g.op == WeightedOp::kFullyConnected && g.rows <= kFewRows;
+  return few_rows ? optimized::QGemmFewRowsKernelFor(isa) : optimized::QGemmKernelFor(isa);
+}
+
 TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const char* op,
                                       const WeightedGeometry& g, const WeightedOpTensors& t,
                                       TfLiteFusedActivation activation, bool reference_only,
@@ -202,10 +209,7 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
         }
       }
     } else {
-      // Few rows read each weight once or twice: the smaller weights then win.
-      const bool few_rows = g.op == WeightedOp::kFullyConnected && g.rows <= kFewRows;
-      const optimized::QGemmKernel* kernel =
-          few_rows ? optimized::QGemmFewRowsKernelFor(isa) : optimized::QGemmKernelFor(isa);
+      const optimized::QGemmKernel* kernel = GemmKernelFor(isa, g);
       if (kernel != nullptr) {
         q->optimized = q->packing.Ensure(t.weights->data.raw, kernel,
                                          [&] { return PackGemm(context, *kernel, g, t, q); });

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/qdw/qdw_driver.h"
 #include "kernels/optimized/qgemm/qgemm_driver.h"
 #include "kernels/optimized/window.h"
@@ -83,6 +84,10 @@ struct QuantizedWeighted {
 
 // Quantization checks and multipliers (PrepareQuantizedWeightedOp), then the variant choice.
 // `reference_only` pins the reference kernel (Register_X_REF).
+// The GEMM micro-kernel for a conv-like or FULLY_CONNECTED node on `isa` (nullptr on the
+// reference path): a FULLY_CONNECTED of few rows takes the variant with smaller weights.
+const optimized::QGemmKernel* GemmKernelFor(cpu::Isa isa, const WeightedGeometry& g);
+
 TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const char* op,
                                       const WeightedGeometry& geometry,
                                       const WeightedOpTensors& tensors,
