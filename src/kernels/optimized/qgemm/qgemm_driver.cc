@@ -130,24 +130,42 @@ class TileRows {
   // Zeroes the bytes after a gathered row up to its channel-group padding (they are read).
   static void PadGathered(uint8_t* end) { std::memset(end, 0, 16); }
 
+  // One tap per filter position. Locals only in the loop (see RowTapsInside).
   void Taps(const PixelOrigin& o, int row) {
     const QConvShape& s = *src_.conv;
-    int tap = 0;
-    for (int fy = 0; fy < s.kernel_h; ++fy) {
-      const int iy = o.iy0 + fy * s.dilation_h;
-      for (int fx = 0; fx < s.kernel_w; ++fx, ++tap) {
-        const int ix = o.ix0 + fx * s.dilation_w;
-        const bool inside = iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w;
-        Set(tap, row,
-            inside ? o.image + (static_cast<size_t>(iy) * s.in_w + ix) * s.in_c : src_.zero_row);
+    const int kernel_h = s.kernel_h, kernel_w = s.kernel_w, in_h = s.in_h, in_w = s.in_w;
+    const int dilation_h = s.dilation_h, dilation_w = s.dilation_w;
+    const size_t in_c = static_cast<size_t>(s.in_c);
+    const uint8_t* const zero_row = src_.zero_row;
+    const uintptr_t last_padded_start = src_.last_padded_start;
+    const uint8_t** entry = table_ + row;
+    const int mr = mr_;
+    bool padded_ok = true;
+    for (int fy = 0; fy < kernel_h; ++fy) {
+      const int iy = o.iy0 + fy * dilation_h;
+      const bool row_inside = iy >= 0 && iy < in_h;
+      for (int fx = 0; fx < kernel_w; ++fx, entry += mr) {
+        const int ix = o.ix0 + fx * dilation_w;
+        if (!row_inside || ix < 0 || ix >= in_w) {
+          *entry = zero_row;
+          continue;
+        }
+        const uint8_t* p = o.image + (static_cast<size_t>(iy) * in_w + ix) * in_c;
+        *entry = p;
+        padded_ok = padded_ok && reinterpret_cast<uintptr_t>(p) <= last_padded_start;
       }
     }
+    padded_ok_ = padded_ok_ && padded_ok;
   }
 
   // One tap per filter row: its kernel_w pixels are contiguous when inside the image; a row
   // crossing the left or right border is gathered with zero-point padding.
   void RowTaps(const PixelOrigin& o, int row) {
     const QConvShape& s = *src_.conv;
+    if (o.ix0 >= 0 && o.ix0 + s.kernel_w <= s.in_w) {
+      RowTapsInside(o, row);
+      return;
+    }
     const int run = s.kernel_w * s.in_c;
     const size_t stride = RoundUp(static_cast<size_t>(run), 16);
     for (int fy = 0; fy < s.kernel_h; ++fy) {
@@ -172,6 +190,32 @@ class TileRows {
       PadGathered(p);
       Set(fy, row, out);
     }
+  }
+
+  // RowTaps for a pixel whose filter rows all lie inside the image horizontally (most
+  // pixels): pointers only. Everything it reads is held in locals, since the table's pointer
+  // stores could otherwise alias the source's fields and force a reload per tap.
+  void RowTapsInside(const PixelOrigin& o, int row) {
+    const QConvShape& s = *src_.conv;
+    const int kernel_h = s.kernel_h, dilation_h = s.dilation_h, in_h = s.in_h;
+    const size_t line_bytes = static_cast<size_t>(s.in_w) * s.in_c;
+    const uint8_t* const zero_row = src_.zero_row;
+    const uintptr_t last_padded_start = src_.last_padded_start;
+    const uint8_t* const first = o.image + static_cast<size_t>(o.ix0) * s.in_c;
+    const uint8_t** entry = table_ + row;
+    const int mr = mr_;
+    bool padded_ok = true;
+    for (int fy = 0; fy < kernel_h; ++fy, entry += mr) {
+      const int iy = o.iy0 + fy * dilation_h;
+      if (iy < 0 || iy >= in_h) {
+        *entry = zero_row;
+        continue;
+      }
+      const uint8_t* p = first + static_cast<size_t>(iy) * line_bytes;
+      *entry = p;
+      padded_ok = padded_ok && reinterpret_cast<uintptr_t>(p) <= last_padded_start;
+    }
+    padded_ok_ = padded_ok_ && padded_ok;
   }
 
   // Every tap copied into one row; a filter row inside the image without dilation is one run.
