@@ -13,6 +13,7 @@
 #include "kernels/cpu/cpu_features.h"
 #include "octet/npy.h"
 #include "profile.h"
+#include "profile_plot.h"
 
 namespace octet::cli {
 namespace {
@@ -108,7 +109,10 @@ int Compare(const BenchOptions& options) {
 }  // namespace
 
 int BenchCommand(const BenchOptions& options) {
-  if (!options.compare.empty()) return Compare(options);
+  if (!options.compare.empty()) {
+    if (!options.plot.empty()) throw Failure("--plot draws one engine's profile: drop --compare");
+    return Compare(options);
+  }
   LoadedModel m = Prepare(options, options.delegate);
   OpProfiler profiler;
   if (options.profile) m.interpreter->SetProfiler(&profiler);
@@ -119,7 +123,17 @@ int BenchCommand(const BenchOptions& options) {
   m.interpreter->SetProfiler(nullptr);
   const Stats s = Summarize(ms);
   if (!options.delegate.empty()) std::printf("delegate: %s\n", options.delegate.c_str());
-  if (options.profile) PrintProfile(*m.interpreter, profiler, options.runs);
+  if (options.profile) {
+    const ProfileSummary summary = SummarizeProfile(*m.interpreter, profiler, options.runs);
+    PrintProfile(summary);
+    if (!options.plot.empty()) {
+      std::string error;
+      const std::string title = options.model + "  (threads " + std::to_string(options.threads) +
+                                ", kernel path " + cpu::IsaName(cpu::ActiveIsa()) + ")";
+      if (!WriteProfilePlot(summary, title, options.plot, &error)) throw Failure(error);
+      std::printf("profile plot: %s\n", options.plot.c_str());
+    }
+  }
   std::printf("%s: %d runs, threads %d: min %.3f ms, median %.3f ms, mean %.3f ms, max %.3f ms\n",
               options.model.c_str(), options.runs, options.threads, s.min, s.median, s.mean, s.max);
   return 0;

@@ -22,12 +22,13 @@ struct BenchOptions {
   int threads = 1;
   std::string delegate;
   bool profile = false;  // --profile: per-op times after the runs
+  std::string plot;      // --plot FILE.svg: the profile as a bar chart (implies --profile)
   std::string compare;   // --compare DELEGATE: built-in vs that delegate, alternating
 };
 
 int RunCommand(const RunOptions& options);
 int InspectCommand(const std::string& model_path, bool list_tensors,
-                   const std::string& delegate = "");
+                   const std::string& delegate = "", const std::string& graph_path = "");
 int BenchCommand(const BenchOptions& options);
 int DemoCommand(const std::string& save_path);
 int OpsCommand();

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "delegates.h"
 #include "format/parse_options.h"
+#include "graph_picture.h"
 #include "kernels/cpu/cpu_features.h"
 #include "memory/arena_planner.h"
 #include "memory/memory_budget.h"
@@ -20,7 +21,8 @@ static void PrintTensor(const char* role, size_t k, const TfLiteTensor& t) {
               ShapeString(t.dims).c_str(), QuantString(t).c_str());
 }
 
-int InspectCommand(const std::string& path, bool list_tensors, const std::string& delegate) {
+int InspectCommand(const std::string& path, bool list_tensors, const std::string& delegate,
+                   const std::string& graph_path) {
   LoadedModel m = LoadModel(path, 1);
   tflite::Interpreter& interp = *m.interpreter;
   // Spec findings come first: they explain a prepare failure when there is one.
@@ -79,6 +81,11 @@ int InspectCommand(const std::string& path, bool list_tensors, const std::string
   std::printf("memory held: %s of a %s limit (--max-memory)\n",
               FormatByteSize(interp.memory_used_bytes()).c_str(),
               FormatByteSize(interp.max_memory_bytes()).c_str());
+  if (!graph_path.empty()) {
+    std::string error;
+    if (!WriteGraphPicture(interp, graph_path, &error)) throw Failure(error);
+    std::printf("graph: %s\n", graph_path.c_str());
+  }
   return 0;
 }
 

@@ -30,6 +30,9 @@ int main(int argc, char** argv) {
       "apply a delegate and show the partitioning: " + octet::cli::DelegateNames());
   bool inspect_tensors = false;
   inspect_cmd->add_flag("--tensors", inspect_tensors, "list every tensor with its quantization");
+  std::string inspect_graph;
+  inspect_cmd->add_option("--graph", inspect_graph,
+                          "draw the graph with Graphviz into this .svg, .png, .pdf or .dot file");
 
   octet::cli::BenchOptions bench;
   auto* bench_cmd = app.add_subcommand("bench", "time Invoke on random (or given) inputs");
@@ -41,6 +44,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--delegate", bench.delegate, "delegate: " + octet::cli::DelegateNames());
   bench_cmd->add_flag("--profile", bench.profile,
                       "print per-op time, share, GMAC/s and the kernel each op runs");
+  bench_cmd->add_option("--plot", bench.plot,
+                        "with the profile, draw per-op and per-node time as an SVG bar chart");
   bench_cmd
       ->add_option("--compare", bench.compare,
                    "time the built-in kernels and this delegate alternately, print the ratio")
@@ -81,9 +86,13 @@ int main(int argc, char** argv) {
     }
     if (*run_cmd) return octet::cli::RunCommand(run);
     if (*inspect_cmd) {
-      return octet::cli::InspectCommand(inspect_model, inspect_tensors, inspect_delegate);
+      return octet::cli::InspectCommand(inspect_model, inspect_tensors, inspect_delegate,
+                                        inspect_graph);
     }
-    if (*bench_cmd) return octet::cli::BenchCommand(bench);
+    if (*bench_cmd) {
+      if (!bench.plot.empty()) bench.profile = true;  // the plot is of the profile
+      return octet::cli::BenchCommand(bench);
+    }
     if (*demo_cmd) return octet::cli::DemoCommand(demo_save);
     if (*ops_cmd) return octet::cli::OpsCommand();
     if (*cpu_cmd) return octet::cli::CpuCommand();

@@ -86,59 +86,63 @@ double NodeMacs(const tflite::Subgraph& g, int node_index) {
   }
 }
 
-void PrintProfile(const tflite::Interpreter& interp, const OpProfiler& profiler, int runs) {
+double Gmacs(double macs, double micros) {
+  return macs > 0 && micros > 0 ? macs / micros * 1e-3 : 0.0;
+}
+
+ProfileSummary SummarizeProfile(const tflite::Interpreter& interp, const OpProfiler& profiler,
+                                int runs) {
   const tflite::Subgraph& g = interp.primary_subgraph();
-  struct OpRow {
-    int nodes = 0;
-    double micros = 0, macs = 0;
-    std::set<std::string> kernels;
-  };
-  struct NodeRow {
-    int node;
-    double micros, macs;
-  };
-  std::map<std::string, OpRow> ops;
-  std::vector<NodeRow> nodes;
-  double total = 0;
+  ProfileSummary summary;
+  summary.runs = runs;
+  std::map<std::string, ProfileSummary::Op> ops;
+  std::map<std::string, std::set<std::string>> kernels;
   for (int id : g.execution_plan()) {
     const auto it = profiler.node_micros().find({g.subgraph_index(), id});
     const double micros = it == profiler.node_micros().end() ? 0 : it->second / runs;
     const double macs = NodeMacs(g, id);
-    OpRow& row = ops[OpName(g.node_and_registration(id)->second)];
-    row.nodes++;
-    row.micros += micros;
-    row.macs += macs;
-    row.kernels.insert(GetNodeKernelName(g, id));
-    nodes.push_back({id, micros, macs});
-    total += micros;
+    const auto* nr = g.node_and_registration(id);
+    const std::string name = OpName(nr->second);
+    ProfileSummary::Op& op = ops[name];
+    op.name = name;
+    op.nodes++;
+    op.micros += micros;
+    op.macs += macs;
+    kernels[name].insert(GetNodeKernelName(g, id));
+    const TfLiteTensor* out =
+        nr->first.outputs->size > 0 ? g.tensor(nr->first.outputs->data[0]) : nullptr;
+    summary.nodes.push_back(
+        {id, name, GetNodeKernelName(g, id), out ? ShapeString(out->dims) : "?", micros, macs});
+    summary.total_micros += micros;
   }
-  std::vector<std::pair<std::string, OpRow>> sorted(ops.begin(), ops.end());
-  std::sort(sorted.begin(), sorted.end(),
-            [](const auto& a, const auto& b) { return a.second.micros > b.second.micros; });
-  auto gmacs = [](double macs, double micros) {
-    return macs > 0 && micros > 0 ? macs / micros * 1e-3 : 0.0;
-  };
-  std::printf("profile (per invoke, %d runs): %.3f ms in nodes\n", runs, total / 1000);
+  for (auto& [name, op] : ops) {
+    for (const std::string& k : kernels[name]) op.kernels += (op.kernels.empty() ? "" : ", ") + k;
+    summary.ops.push_back(op);
+  }
+  std::sort(summary.ops.begin(), summary.ops.end(),
+            [](const auto& a, const auto& b) { return a.micros > b.micros; });
+  std::stable_sort(summary.nodes.begin(), summary.nodes.end(),
+                   [](const auto& a, const auto& b) { return a.micros > b.micros; });
+  return summary;
+}
+
+void PrintProfile(const ProfileSummary& s) {
+  const double total = s.total_micros;
+  std::printf("profile (per invoke, %d runs): %.3f ms in nodes\n", s.runs, total / 1000);
   std::printf("  %-28s %5s %9s %7s %8s  %s\n", "op", "nodes", "ms", "share", "GMAC/s", "kernel");
-  for (const auto& [name, row] : sorted) {
-    std::string kernels;
-    for (const std::string& k : row.kernels) kernels += (kernels.empty() ? "" : ", ") + k;
-    std::printf("  %-28s %5d %9.3f %6.1f%% %8.1f  %s\n", name.c_str(), row.nodes, row.micros / 1000,
-                total > 0 ? 100 * row.micros / total : 0, gmacs(row.macs, row.micros),
-                kernels.c_str());
+  for (const auto& op : s.ops) {
+    std::printf("  %-28s %5d %9.3f %6.1f%% %8.1f  %s\n", op.name.c_str(), op.nodes,
+                op.micros / 1000, total > 0 ? 100 * op.micros / total : 0,
+                Gmacs(op.macs, op.micros), op.kernels.c_str());
   }
-  std::sort(nodes.begin(), nodes.end(),
-            [](const NodeRow& a, const NodeRow& b) { return a.micros > b.micros; });
   std::printf("slowest nodes:\n");
   std::printf("  %5s %-24s %9s %7s %8s  %-24s %s\n", "node", "op", "ms", "share", "GMAC/s",
               "kernel", "output");
-  for (size_t i = 0; i < nodes.size() && i < 10; ++i) {
-    const NodeRow& n = nodes[i];
-    const auto* nr = g.node_and_registration(n.node);
-    const TfLiteTensor* out = g.tensor(nr->first.outputs->data[0]);
-    std::printf("  %5d %-24s %9.3f %6.1f%% %8.1f  %-24s %s\n", n.node, OpName(nr->second).c_str(),
-                n.micros / 1000, total > 0 ? 100 * n.micros / total : 0, gmacs(n.macs, n.micros),
-                GetNodeKernelName(g, n.node), out ? ShapeString(out->dims).c_str() : "?");
+  for (size_t i = 0; i < s.nodes.size() && i < 10; ++i) {
+    const auto& n = s.nodes[i];
+    std::printf("  %5d %-24s %9.3f %6.1f%% %8.1f  %-24s %s\n", n.index, n.op.c_str(),
+                n.micros / 1000, total > 0 ? 100 * n.micros / total : 0, Gmacs(n.macs, n.micros),
+                n.kernel.c_str(), n.output_shape.c_str());
   }
 }
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -39,8 +40,30 @@ class OpProfiler : public tflite::Profiler {
 // TRANSPOSE_CONV, BATCH_MATMUL), from its tensor shapes; 0 for other ops.
 double NodeMacs(const tflite::Subgraph& subgraph, int node_index);
 
-// Prints the per-op table and the ten slowest nodes of the primary subgraph, averaged over
-// `runs` invokes.
-void PrintProfile(const tflite::Interpreter& interpreter, const OpProfiler& profiler, int runs);
+// A profile per invoke: op types and nodes, each sorted by time (slowest first).
+struct ProfileSummary {
+  struct Op {
+    std::string name;
+    int nodes = 0;
+    double micros = 0, macs = 0;
+    std::string kernels;  // the kernels its nodes run, comma-separated
+  };
+  struct Node {
+    int index = 0;
+    std::string op, kernel, output_shape;
+    double micros = 0, macs = 0;
+  };
+  int runs = 0;
+  double total_micros = 0;
+  std::vector<Op> ops;
+  std::vector<Node> nodes;
+};
+
+// GMAC/s of `macs` multiply-accumulates in `micros` microseconds (0 when either is 0).
+double Gmacs(double macs, double micros);
+
+ProfileSummary SummarizeProfile(const tflite::Interpreter& interp, const OpProfiler& profiler,
+                                int runs);
+void PrintProfile(const ProfileSummary& summary);
 
 }  // namespace octet::cli
