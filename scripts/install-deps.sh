@@ -7,7 +7,7 @@ SUDO=""
 packages=(build-essential cmake flatbuffers-compiler libflatbuffers-dev libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev python3 pkg-config
           libcpuinfo-dev libpthreadpool-dev
-          libgraphviz-dev  # octet inspect --graph
+          libgraphviz-dev libstb-dev  # octet inspect --graph, octet run --image
           clang libclang-rt-14-dev  # clang + libFuzzer: scripts/test.sh's fuzzing step
           pybind11-dev python3-dev python3-numpy python3-pytest python3-pil  # Python module
           python3-pip python3-venv)  # pip install --no-build-isolation . (in a venv)

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "image_input.h"
+
 namespace octet::cli {
 
 struct RunOptions {
@@ -10,8 +12,10 @@ struct RunOptions {
   std::vector<std::string> inputs;
   std::string output_dir = ".";
   int threads = 1;
-  std::string delegate;  // --delegate NAME (tools/octet/delegates.h)
-  double timeout = 0;    // --timeout SECONDS: cancel a longer invoke (0: no limit)
+  std::string delegate;       // --delegate NAME (tools/octet/delegates.h)
+  double timeout = 0;         // --timeout SECONDS: cancel a longer invoke (0: no limit)
+  ImageOptions image;         // --image PICTURE (instead of --input): prints the top classes
+  bool write_outputs = true;  // with --image, only when --output-dir is given
 };
 
 struct BenchOptions {

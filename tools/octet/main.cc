@@ -14,8 +14,26 @@ int main(int argc, char** argv) {
   octet::cli::RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "run a model on .npy inputs, write .npy outputs");
   run_cmd->add_option("model", run.model, "the .tflite file")->required();
-  run_cmd->add_option("--input,-i", run.inputs, "input .npy, one per model input, in order");
-  run_cmd->add_option("--output-dir,-o", run.output_dir, "where output_<k>.npy are written");
+  auto* run_inputs =
+      run_cmd->add_option("--input,-i", run.inputs, "input .npy, one per model input, in order");
+  auto* run_output_dir =
+      run_cmd->add_option("--output-dir,-o", run.output_dir, "where output_<k>.npy are written");
+  auto* run_image = run_cmd->add_option(
+      "--image", run.image.path,
+      "a picture (JPEG, PNG, BMP, ...) for an image model's input: resized, converted per the "
+      "input's type, top classes printed");
+  run_image->excludes(run_inputs);
+  run_cmd->add_option("--labels", run.image.labels, "with --image: class labels, one per line")
+      ->needs(run_image);
+  run_cmd->add_option("--top", run.image.top, "with --image: how many classes to print")
+      ->check(CLI::Range(1, 1000000))
+      ->needs(run_image);
+  auto* run_mean = run_cmd->add_option("--mean", run.image.mean,
+                                       "with --image: input = (pixel - mean) / std (default 127.5 "
+                                       "for float inputs)");
+  run_mean->needs(run_image);
+  run_cmd->add_option("--std", run.image.std, "with --image: see --mean (default 127.5)")
+      ->needs(run_mean);
   run_cmd->add_option("--threads", run.threads, "kernel threads")->check(CLI::Range(1, 64));
   run_cmd->add_option("--delegate", run.delegate, "delegate: " + octet::cli::DelegateNames());
   run_cmd->add_option("--timeout", run.timeout, "cancel the invoke after this many seconds")
@@ -84,7 +102,11 @@ int main(int argc, char** argv) {
       octet::ParseByteSize(max_memory, &bytes);  // validated by the option's check
       octet::cli::SetMemoryLimit(bytes);
     }
-    if (*run_cmd) return octet::cli::RunCommand(run);
+    if (*run_cmd) {
+      // A picture's run prints classes; outputs are written when a directory is asked for.
+      run.write_outputs = run.image.path.empty() || run_output_dir->count() > 0;
+      return octet::cli::RunCommand(run);
+    }
     if (*inspect_cmd) {
       return octet::cli::InspectCommand(inspect_model, inspect_tensors, inspect_delegate,
                                         inspect_graph);

@@ -1,4 +1,5 @@
-// `octet run`: feed .npy inputs, invoke once, write output_<k>.npy.
+// `octet run`: feed .npy inputs (or a picture), invoke once, write output_<k>.npy (or print
+// the top classes).
 #include <sys/stat.h>
 
 #include <chrono>
@@ -7,6 +8,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "delegates.h"
+#include "image_input.h"
 #include "octet/npy.h"
 
 namespace octet::cli {
@@ -26,12 +28,17 @@ int RunCommand(const RunOptions& options) {
   m.delegate = ApplyDelegate(options.delegate, &interp, options.threads, m.reporter.get());
   Check(interp.AllocateTensors(), "cannot prepare model", *m.reporter);
 
+  const bool image = !options.image.path.empty();
   const size_t n_inputs = interp.inputs().size();
-  if (options.inputs.size() != n_inputs) {
-    throw Failure("the model has " + std::to_string(n_inputs) + " input(s), got " +
-                  std::to_string(options.inputs.size()) + " --input file(s)");
+  if (image) {
+    FeedImage(interp, options.image);
+  } else {
+    if (options.inputs.size() != n_inputs) {
+      throw Failure("the model has " + std::to_string(n_inputs) + " input(s), got " +
+                    std::to_string(options.inputs.size()) + " --input file(s)");
+    }
+    FeedInputs(interp, options.inputs, *m.reporter);
   }
-  FeedInputs(interp, options.inputs, *m.reporter);
 
   const auto start = std::chrono::steady_clock::now();
   auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -47,8 +54,9 @@ int RunCommand(const RunOptions& options) {
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
-  ::mkdir(options.output_dir.c_str(), 0755);  // fine if it exists
-  for (size_t k = 0; k < interp.outputs().size(); ++k) {
+  if (image) PrintTopClasses(interp, options.image);
+  if (options.write_outputs) ::mkdir(options.output_dir.c_str(), 0755);  // fine if it exists
+  for (size_t k = 0; k < interp.outputs().size() && options.write_outputs; ++k) {
     const TfLiteTensor* t = interp.tensor(interp.outputs()[k]);
     const std::string path = options.output_dir + "/output_" + std::to_string(k) + ".npy";
     std::string error;
