@@ -505,8 +505,11 @@ TfLiteStatus Subgraph::ResizeTensor(TfLiteTensor* tensor, TfLiteIntArray* new_si
     return kTfLiteError;
   }
   size_t bytes = 0;
-  if (tensor->type != kTfLiteString && tensor->type != kTfLiteResource &&
-      tensor->type != kTfLiteVariant) {
+  if (tensor->type == kTfLiteResource) {
+    // A resource tensor holds int32 resource ids (VAR_HANDLE's output), as in TFLite.
+    TF_LITE_ENSURE_STATUS(
+        BytesRequired(kTfLiteInt32, new_size->data, new_size->size, &bytes, &context_));
+  } else if (tensor->type != kTfLiteString && tensor->type != kTfLiteVariant) {
     TF_LITE_ENSURE_STATUS(
         BytesRequired(tensor->type, new_size->data, new_size->size, &bytes, &context_));
   }

@@ -226,6 +226,14 @@ BuiltOptions ModelBuilder::CallOnceOptions(int init_subgraph) {
           tflite::CreateCallOnceOptions(fbb_, init_subgraph).Union()};
 }
 
+BuiltOptions ModelBuilder::VarHandleOptions(const std::string& container,
+                                            const std::string& shared_name) {
+  const auto c = fbb_.CreateString(container);
+  const auto n = fbb_.CreateString(shared_name);
+  return {tflite::BuiltinOptions_VarHandleOptions,
+          tflite::CreateVarHandleOptions(fbb_, c, n).Union()};
+}
+
 BuiltOptions ModelBuilder::CallOptions(uint32_t subgraph) {
   return {tflite::BuiltinOptions_CallOptions, tflite::CreateCallOptions(fbb_, subgraph).Union()};
 }

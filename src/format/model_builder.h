@@ -155,6 +155,7 @@ class ModelBuilder {
   BuiltOptions IfOptions(int then_subgraph, int else_subgraph);
   BuiltOptions WhileOptions(int cond_subgraph, int body_subgraph);
   BuiltOptions CallOnceOptions(int init_subgraph);
+  BuiltOptions VarHandleOptions(const std::string& container, const std::string& shared_name);
   BuiltOptions CallOptions(uint32_t subgraph);
 
   // Serializes everything; `file_identifier` may be overridden (tests).

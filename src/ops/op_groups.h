@@ -16,6 +16,7 @@ void AddLookupBuiltins(tflite::MutableOpResolver* resolver);       // src/ops/lo
 void AddRnnBuiltins(tflite::MutableOpResolver* resolver);          // src/ops/rnn/
 void AddCustomOps(tflite::MutableOpResolver* resolver);            // src/ops/custom/
 void AddIndexBuiltins(tflite::MutableOpResolver* resolver);        // src/ops/index/
+void AddResourceBuiltins(tflite::MutableOpResolver* resolver);     // src/ops/resource/
 
 // Replaces the ops that have optimized variants by their reference-pinned registrations
 // (Register_X_REF), for BuiltinRefOpResolver.

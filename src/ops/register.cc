@@ -17,6 +17,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   octet::ops::AddRnnBuiltins(this);
   octet::ops::AddCustomOps(this);
   octet::ops::AddIndexBuiltins(this);
+  octet::ops::AddResourceBuiltins(this);
 }
 
 BuiltinRefOpResolver::BuiltinRefOpResolver() {

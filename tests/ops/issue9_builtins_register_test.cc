@@ -35,6 +35,9 @@ TEST(Issue9Builtins, VersionRanges) {
       {tflite::BuiltinOperator_MATRIX_DIAG, 1},
       {tflite::BuiltinOperator_MATRIX_SET_DIAG, 1},
       {tflite::BuiltinOperator_REVERSE_SEQUENCE, 1},
+      {tflite::BuiltinOperator_VAR_HANDLE, 1},
+      {tflite::BuiltinOperator_READ_VARIABLE, 1},
+      {tflite::BuiltinOperator_ASSIGN_VARIABLE, 1},
   };
   for (const Expect& e : expects) {
     const char* name = tflite::EnumNameBuiltinOperator(e.op);

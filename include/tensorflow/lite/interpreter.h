@@ -17,6 +17,7 @@
 namespace octet {
 class CpuBackendContext;
 class MemoryBudget;
+class ResourceVariables;
 }  // namespace octet
 
 namespace tflite {
@@ -212,6 +213,8 @@ class Interpreter {
   ErrorReporter* error_reporter_;
   // Declared before subgraphs_ so that it outlives them: they give their memory back to it.
   std::unique_ptr<octet::MemoryBudget> memory_budget_;
+  // Resource variables of all subgraphs, kept across invokes (charged to the budget above).
+  std::unique_ptr<octet::ResourceVariables> resource_variables_;
   std::vector<std::unique_ptr<Subgraph>> subgraphs_;
   std::vector<SignatureDef> signature_defs_;
   std::map<std::string, std::unique_ptr<SignatureRunner>> signature_runners_;
