@@ -4,7 +4,7 @@
 
 #include "core/alloc_guard.h"
 #include "core/owned_quantization.h"
-#include "core/resource_variables.h"
+#include "core/resources.h"
 #include "kernels/threads/cpu_backend_context.h"
 #include "memory/memory_budget.h"
 
@@ -31,7 +31,7 @@ TfLiteQuantization FromLegacy(TfLiteQuantizationParams p) {
 Interpreter::Interpreter(ErrorReporter* error_reporter)
     : error_reporter_(error_reporter ? error_reporter : DefaultErrorReporter()),
       memory_budget_(std::make_unique<octet::MemoryBudget>()),
-      resource_variables_(std::make_unique<octet::ResourceVariables>(memory_budget_.get())),
+      resources_(std::make_unique<octet::Resources>(memory_budget_.get())),
       own_cpu_backend_context_(std::make_unique<octet::CpuBackendContext>()) {
   external_contexts_[kTfLiteCpuBackendContext] = own_cpu_backend_context_.get();
   AddSubgraphs(1);
@@ -51,7 +51,7 @@ void Interpreter::AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_ind
     subgraphs_.push_back(std::make_unique<Subgraph>(error_reporter_, &subgraphs_, index));
     Subgraph& added = *subgraphs_.back();
     added.SetMemoryBudget(memory_budget_.get());
-    added.SetResourceVariables(resource_variables_.get());
+    added.SetResources(resources_.get());
     added.SetNumThreads(num_threads_);
     added.SetProfiler(profiler_);
     added.SetCancellationFunction(cancellation_data_, check_cancelled_func_);

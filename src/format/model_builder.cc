@@ -234,6 +234,12 @@ BuiltOptions ModelBuilder::VarHandleOptions(const std::string& container,
           tflite::CreateVarHandleOptions(fbb_, c, n).Union()};
 }
 
+BuiltOptions ModelBuilder::HashtableOptions(int table_id, tflite::TensorType key,
+                                            tflite::TensorType value) {
+  return {tflite::BuiltinOptions_HashtableOptions,
+          tflite::CreateHashtableOptions(fbb_, table_id, key, value).Union()};
+}
+
 BuiltOptions ModelBuilder::CallOptions(uint32_t subgraph) {
   return {tflite::BuiltinOptions_CallOptions, tflite::CreateCallOptions(fbb_, subgraph).Union()};
 }

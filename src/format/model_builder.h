@@ -156,6 +156,7 @@ class ModelBuilder {
   BuiltOptions WhileOptions(int cond_subgraph, int body_subgraph);
   BuiltOptions CallOnceOptions(int init_subgraph);
   BuiltOptions VarHandleOptions(const std::string& container, const std::string& shared_name);
+  BuiltOptions HashtableOptions(int table_id, tflite::TensorType key, tflite::TensorType value);
   BuiltOptions CallOptions(uint32_t subgraph);
 
   // Serializes everything; `file_identifier` may be overridden (tests).

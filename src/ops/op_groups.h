@@ -17,6 +17,8 @@ void AddRnnBuiltins(tflite::MutableOpResolver* resolver);          // src/ops/rn
 void AddCustomOps(tflite::MutableOpResolver* resolver);            // src/ops/custom/
 void AddIndexBuiltins(tflite::MutableOpResolver* resolver);        // src/ops/index/
 void AddResourceBuiltins(tflite::MutableOpResolver* resolver);     // src/ops/resource/
+void AddSpectralBuiltins(tflite::MutableOpResolver* resolver);     // src/ops/spectral/
+void AddNn3dBuiltins(tflite::MutableOpResolver* resolver);         // src/ops/nn3d/
 
 // Replaces the ops that have optimized variants by their reference-pinned registrations
 // (Register_X_REF), for BuiltinRefOpResolver.

@@ -18,6 +18,8 @@ BuiltinOpResolver::BuiltinOpResolver() {
   octet::ops::AddCustomOps(this);
   octet::ops::AddIndexBuiltins(this);
   octet::ops::AddResourceBuiltins(this);
+  octet::ops::AddSpectralBuiltins(this);
+  octet::ops::AddNn3dBuiltins(this);
 }
 
 BuiltinRefOpResolver::BuiltinRefOpResolver() {

@@ -17,7 +17,7 @@
 namespace octet {
 class CpuBackendContext;
 class MemoryBudget;
-class ResourceVariables;
+class Resources;
 }  // namespace octet
 
 namespace tflite {
@@ -213,8 +213,9 @@ class Interpreter {
   ErrorReporter* error_reporter_;
   // Declared before subgraphs_ so that it outlives them: they give their memory back to it.
   std::unique_ptr<octet::MemoryBudget> memory_budget_;
-  // Resource variables of all subgraphs, kept across invokes (charged to the budget above).
-  std::unique_ptr<octet::ResourceVariables> resource_variables_;
+  // Resources (variables, lookup tables) of all subgraphs, kept across invokes (charged to
+  // the budget above).
+  std::unique_ptr<octet::Resources> resources_;
   std::vector<std::unique_ptr<Subgraph>> subgraphs_;
   std::vector<SignatureDef> signature_defs_;
   std::map<std::string, std::unique_ptr<SignatureRunner>> signature_runners_;

@@ -1,4 +1,4 @@
-// Registers the resource-variable builtins with TFLite's version ranges.
+// Registers the resource builtins (variables and lookup tables) with TFLite's version ranges.
 #include "ops/op_groups.h"
 #include "ops/resource/resource_ops.h"
 #include "tensorflow/lite/mutable_op_resolver.h"
@@ -11,6 +11,10 @@ void AddResourceBuiltins(tflite::MutableOpResolver* resolver) {
   resolver->AddBuiltin(tflite::BuiltinOperator_VAR_HANDLE, Register_VAR_HANDLE(), 1, 1);
   resolver->AddBuiltin(tflite::BuiltinOperator_ASSIGN_VARIABLE, Register_ASSIGN_VARIABLE(), 1, 1);
   resolver->AddBuiltin(tflite::BuiltinOperator_READ_VARIABLE, Register_READ_VARIABLE(), 1, 1);
+  resolver->AddBuiltin(tflite::BuiltinOperator_HASHTABLE, Register_HASHTABLE(), 1, 1);
+  resolver->AddBuiltin(tflite::BuiltinOperator_HASHTABLE_IMPORT, Register_HASHTABLE_IMPORT(), 1, 1);
+  resolver->AddBuiltin(tflite::BuiltinOperator_HASHTABLE_FIND, Register_HASHTABLE_FIND(), 1, 1);
+  resolver->AddBuiltin(tflite::BuiltinOperator_HASHTABLE_SIZE, Register_HASHTABLE_SIZE(), 1, 1);
 }
 
 }  // namespace octet::ops

@@ -1,5 +1,6 @@
-// Registrations of the resource-variable builtins (src/ops/resource/): VAR_HANDLE,
-// ASSIGN_VARIABLE, READ_VARIABLE over the interpreter's octet::ResourceVariables.
+// Registrations of the resource builtins (src/ops/resource/) over the interpreter's
+// octet::Resources: variables (VAR_HANDLE, ASSIGN_VARIABLE, READ_VARIABLE) and lookup tables
+// (HASHTABLE, HASHTABLE_IMPORT, HASHTABLE_FIND, HASHTABLE_SIZE).
 #pragma once
 
 #include "tensorflow/lite/c/common.h"
@@ -9,5 +10,9 @@ namespace tflite::ops::builtin {
 TfLiteRegistration* Register_VAR_HANDLE();
 TfLiteRegistration* Register_ASSIGN_VARIABLE();
 TfLiteRegistration* Register_READ_VARIABLE();
+TfLiteRegistration* Register_HASHTABLE();
+TfLiteRegistration* Register_HASHTABLE_IMPORT();
+TfLiteRegistration* Register_HASHTABLE_FIND();
+TfLiteRegistration* Register_HASHTABLE_SIZE();
 
 }  // namespace tflite::ops::builtin

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "core/resource_variables.h"
+#include "core/resources.h"
 #include "ops/op_util.h"
 #include "ops/resource/resource_ops.h"
 #include "tensorflow/lite/core/subgraph.h"
@@ -20,8 +20,8 @@
 namespace octet::ops::resource {
 namespace {
 
-ResourceVariables* VariablesOf(TfLiteContext* context) {
-  return static_cast<tflite::Subgraph*>(context->impl_)->resource_variables();
+Resources* ResourcesOf(TfLiteContext* context) {
+  return static_cast<tflite::Subgraph*>(context->impl_)->resources();
 }
 
 // A resource id tensor: one int32 element (resource tensors hold int32 ids).
@@ -52,10 +52,10 @@ struct HandleData {
 void* InitHandle(TfLiteContext* context, const char* buffer, size_t) {
   auto data = std::make_unique<HandleData>();
   const auto* params = reinterpret_cast<const TfLiteVarHandleParams*>(buffer);
-  ResourceVariables* variables = VariablesOf(context);
+  Resources* variables = ResourcesOf(context);
   if (params != nullptr && variables != nullptr) {
-    data->id = variables->HandleFor(params->container ? params->container : "",
-                                    params->shared_name ? params->shared_name : "");
+    data->id = variables->VariableHandle(params->container ? params->container : "",
+                                         params->shared_name ? params->shared_name : "");
   }
   return data.release();
 }
@@ -63,7 +63,7 @@ void* InitHandle(TfLiteContext* context, const char* buffer, size_t) {
 TfLiteStatus PrepareHandle(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kVarHandle, 0, 0, 1));
   TF_LITE_ENSURE_STATUS(RequireParams(context, kVarHandle, node->builtin_data));
-  OCTET_OP_ENSURE(context, VariablesOf(context) != nullptr, kVarHandle,
+  OCTET_OP_ENSURE(context, ResourcesOf(context) != nullptr, kVarHandle,
                   "resource variables need an interpreter (this subgraph has none)");
   OCTET_OP_ENSURE(context, static_cast<HandleData*>(node->user_data)->id >= 0, kVarHandle,
                   "the node has no variable id");
@@ -100,7 +100,7 @@ TfLiteStatus PrepareAssign(TfLiteContext* context, TfLiteNode* node) {
                   value->type != kTfLiteResource && value->type != kTfLiteVariant &&
                       value->type != kTfLiteString,
                   kAssign, "cannot store a %s value in a variable", TfLiteTypeGetName(value->type));
-  OCTET_OP_ENSURE(context, VariablesOf(context) != nullptr, kAssign,
+  OCTET_OP_ENSURE(context, ResourcesOf(context) != nullptr, kAssign,
                   "resource variables need an interpreter (this subgraph has none)");
   return kTfLiteOk;
 }
@@ -112,7 +112,7 @@ TfLiteStatus EvalAssign(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(ReadId(context, kAssign, id_tensor, &id));
   if (value->bytes > 0) TF_LITE_ENSURE_STATUS(RequireData(context, kAssign, "value", value));
   std::string error;
-  OCTET_OP_ENSURE(context, VariablesOf(context)->Assign(id, *value, &error), kAssign, "%s",
+  OCTET_OP_ENSURE(context, ResourcesOf(context)->AssignVariable(id, *value, &error), kAssign, "%s",
                   error.c_str());
   return kTfLiteOk;
 }
@@ -128,7 +128,7 @@ TfLiteStatus PrepareRead(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(RequireInput(context, node, kRead, 0, &id));
   TF_LITE_ENSURE_STATUS(RequireOutput(context, node, kRead, 0, &output));
   TF_LITE_ENSURE_STATUS(CheckIdTensor(context, kRead, id));
-  OCTET_OP_ENSURE(context, VariablesOf(context) != nullptr, kRead,
+  OCTET_OP_ENSURE(context, ResourcesOf(context) != nullptr, kRead,
                   "resource variables need an interpreter (this subgraph has none)");
   tflite::SetTensorToDynamic(output);
   return kTfLiteOk;
@@ -139,7 +139,7 @@ TfLiteStatus EvalRead(TfLiteContext* context, TfLiteNode* node) {
   TfLiteTensor* output = tflite::GetOutput(context, node, 0);
   int id = 0;
   TF_LITE_ENSURE_STATUS(ReadId(context, kRead, id_tensor, &id));
-  const ResourceVariable* variable = VariablesOf(context)->Find(id);
+  const ResourceVariable* variable = ResourcesOf(context)->FindVariable(id);
   OCTET_OP_ENSURE(context, variable != nullptr, kRead,
                   "variable %d is read before anything was assigned to it", id);
   OCTET_OP_ENSURE(context, variable->type == output->type, kRead,

@@ -19,7 +19,7 @@
 namespace octet {
 class ArenaPlanner;
 class MemoryBudget;
-class ResourceVariables;
+class Resources;
 class OwnedQuantization;
 struct PlannerStats;
 }  // namespace octet
@@ -126,12 +126,10 @@ class Subgraph {
   // to (null: unlimited). Set once, before AllocateTensors; it must outlive the subgraph.
   void SetMemoryBudget(octet::MemoryBudget* budget);
   octet::MemoryBudget* memory_budget() const { return memory_budget_; }
-  // Octet: the interpreter's resource variables, shared by its subgraphs (null in a
-  // subgraph made outside an interpreter).
-  void SetResourceVariables(octet::ResourceVariables* variables) {
-    resource_variables_ = variables;
-  }
-  octet::ResourceVariables* resource_variables() const { return resource_variables_; }
+  // Octet: the interpreter's resources (variables, lookup tables), shared by its subgraphs
+  // (null in a subgraph made outside an interpreter).
+  void SetResources(octet::Resources* resources) { resources_ = resources; }
+  octet::Resources* resources() const { return resources_; }
   bool IsCancelled() const;
 
   void ReportError(const char* format, ...);
@@ -189,7 +187,7 @@ class Subgraph {
   std::deque<std::vector<char>> persistent_buffers_;
   size_t kernel_persistent_bytes_ = 0;
   octet::MemoryBudget* memory_budget_ = nullptr;
-  octet::ResourceVariables* resource_variables_ = nullptr;
+  octet::Resources* resources_ = nullptr;
   size_t persistent_charged_ = 0;  // kernel persistent buffers, against memory_budget_
   TfLiteExternalContext* external_contexts_[kTfLiteMaxExternalContexts] = {};
   std::vector<const char*> node_kernel_names_;  // by node index; null: none recorded
