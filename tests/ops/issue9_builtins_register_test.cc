@@ -38,6 +38,17 @@ TEST(Issue9Builtins, VersionRanges) {
       {tflite::BuiltinOperator_VAR_HANDLE, 1},
       {tflite::BuiltinOperator_READ_VARIABLE, 1},
       {tflite::BuiltinOperator_ASSIGN_VARIABLE, 1},
+      {tflite::BuiltinOperator_HASHTABLE, 1},
+      {tflite::BuiltinOperator_HASHTABLE_IMPORT, 1},
+      {tflite::BuiltinOperator_HASHTABLE_FIND, 1},
+      {tflite::BuiltinOperator_HASHTABLE_SIZE, 1},
+      {tflite::BuiltinOperator_CONV_3D, 1},
+      {tflite::BuiltinOperator_CONV_3D_TRANSPOSE, 1},
+      {tflite::BuiltinOperator_RFFT2D, 1},
+      {tflite::BuiltinOperator_REAL, 1},
+      {tflite::BuiltinOperator_IMAG, 1},
+      {tflite::BuiltinOperator_COMPLEX_ABS, 1},
+      {tflite::BuiltinOperator_FAKE_QUANT, 2},
   };
   for (const Expect& e : expects) {
     const char* name = tflite::EnumNameBuiltinOperator(e.op);
