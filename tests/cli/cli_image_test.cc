@@ -2,7 +2,6 @@
 // type says, and the printed classes are the model's top scores. The test models reshape
 // their [1, H, W, C] input into the scores, so every score is one converted pixel value.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cmath>
 #include <cstdio>
@@ -12,31 +11,15 @@
 #include <vector>
 
 #include "format/model_builder.h"
+#include "util/cli_runner.h"
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string output;
-};
+using Result = octet::testing::CliResult;
 
-Result RunCli(const std::string& args) {
-  const char* cli = std::getenv("OCTET_CLI");
-  const std::string path = cli ? cli : OCTET_BINARY_DIR "/octet";
-  Result r;
-  FILE* p = popen((path + " " + args + " 2>&1").c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  while (fgets(buf, sizeof buf, p)) r.output += buf;
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return r;
-}
+Result RunCli(const std::string& args) { return octet::testing::RunOctetCli(args); }
 
-std::string TempDir() {
-  char tmpl[] = "/tmp/octet_image_XXXXXX";
-  return mkdtemp(tmpl);
-}
+std::string TempDir() { return octet::testing::MakeTempDir("octet_image"); }
 
 const std::string kData = OCTET_SOURCE_DIR "/tests/cli/data/";
 

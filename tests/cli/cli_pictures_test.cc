@@ -1,7 +1,6 @@
 // `octet inspect --graph` and `octet bench --plot`: the pictures a user asks for, drawn from
 // the model they describe.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -10,32 +9,16 @@
 #include <string>
 
 #include "format/model_builder.h"
+#include "util/cli_runner.h"
 #include "util/forever_model.h"
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string output;
-};
+using Result = octet::testing::CliResult;
 
-Result RunCli(const std::string& args) {
-  const char* cli = std::getenv("OCTET_CLI");
-  const std::string path = cli ? cli : OCTET_BINARY_DIR "/octet";
-  Result r;
-  FILE* p = popen((path + " " + args + " 2>&1").c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  while (fgets(buf, sizeof buf, p)) r.output += buf;
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return r;
-}
+Result RunCli(const std::string& args) { return octet::testing::RunOctetCli(args); }
 
-std::string TempDir() {
-  char tmpl[] = "/tmp/octet_pictures_XXXXXX";
-  return mkdtemp(tmpl);
-}
+std::string TempDir() { return octet::testing::MakeTempDir("octet_pictures"); }
 
 void WriteBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
   std::ofstream(path, std::ios::binary)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "format/model_builder.h"
+#include "resource_test_util.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
@@ -20,27 +21,7 @@ namespace {
 using namespace tflite;  // NOLINT: BuiltinOperator_*, TensorType_*
 using format::ModelBuilder;
 
-struct Loaded {
-  explicit Loaded(std::vector<uint8_t> model_bytes) : bytes(std::move(model_bytes)) {
-    model = FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
-                                             bytes.size(), &reporter);
-    if (model) InterpreterBuilder(*model, resolver)(&interpreter);
-  }
-  struct Reporter : ErrorReporter {
-    int Report(const char* format, va_list args) override {
-      char buf[1024];
-      vsnprintf(buf, sizeof buf, format, args);
-      text += buf;
-      text += "\n";
-      return 0;
-    }
-    std::string text;
-  } reporter;
-  std::vector<uint8_t> bytes;
-  ops::builtin::BuiltinOpResolver resolver;
-  std::unique_ptr<FlatBufferModel> model;
-  std::unique_ptr<Interpreter> interpreter;
-};
+using Loaded = resource_test::LoadedModel;
 
 // A serialized string tensor buffer.
 std::vector<uint8_t> Strings(const std::vector<std::string>& strings) {
