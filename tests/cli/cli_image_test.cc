@@ -146,6 +146,12 @@ TEST(CliImage, QuantizedInputsTakePixelLevelsAsCodes) {
   r = RunCli("run " + dir + "/q.tflite --image " + kData + "rgb_2x2.png --mean 128 --std 128");
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NEAR(Rank(r.output, 1).score, std::round((250 - 128) / 128.0 * 64) / 64, 1e-6) << r.output;
+  // A tiny std saturates every code at the type's limit (no overflow on the way).
+  r = RunCli("run " + dir + "/q.tflite --image " + kData +
+             "rgb_2x2.png --mean 0 --std 1e-30 --top 12");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NEAR(Rank(r.output, 1).score, 127 / 64.0, 1e-6) << r.output;
+  EXPECT_NEAR(Rank(r.output, 12).score, 127 / 64.0, 1e-6) << r.output;
 }
 
 TEST(CliImage, PicturesAreResizedToTheInputAndLabelled) {

@@ -111,10 +111,13 @@ void FeedImage(tflite::Interpreter& interp, const ImageOptions& options) {
     for (size_t i = 0; i < resized.size(); ++i) {
       int q = resized[i] + qmin;  // the input's codes are the pixel levels
       if (normalize) {
-        const double real = (resized[i] - mean) / stddev;
-        q = static_cast<int>(std::lround(real / scale)) + zero_point;
+        // round(real / scale) + zero point, as QUANTIZE rounds; clamped before rounding so
+        // that a tiny scale or std cannot overflow the conversion.
+        const double steps = std::min<double>(
+            qmax - zero_point,
+            std::max<double>(qmin - zero_point, (resized[i] - mean) / stddev / scale));
+        q = static_cast<int>(std::lround(steps)) + zero_point;
       }
-      q = std::min(qmax, std::max(qmin, q));
       if (t.type == kTfLiteInt8) {
         t.data.int8[i] = static_cast<int8_t>(q);
       } else {
