@@ -15,15 +15,12 @@
 #include "ops/lookup/lookup_ops.h"
 #include "ops/op_util.h"
 #include "ops/resource/resource_ops.h"
+#include "ops/resource/resources_of.h"
 #include "tensorflow/lite/core/subgraph.h"
 #include "tensorflow/lite/string_util.h"
 
 namespace octet::ops::resource {
 namespace {
-
-Resources* ResourcesOf(TfLiteContext* context) {
-  return static_cast<tflite::Subgraph*>(context->impl_)->resources();
-}
 
 bool ValidPair(TfLiteType key, TfLiteType value) {
   return (key == kTfLiteInt64 && value == kTfLiteString) ||

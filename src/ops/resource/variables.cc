@@ -14,15 +14,12 @@
 #include "core/resources.h"
 #include "ops/op_util.h"
 #include "ops/resource/resource_ops.h"
+#include "ops/resource/resources_of.h"
 #include "tensorflow/lite/core/subgraph.h"
 #include "tensorflow/lite/util.h"
 
 namespace octet::ops::resource {
 namespace {
-
-Resources* ResourcesOf(TfLiteContext* context) {
-  return static_cast<tflite::Subgraph*>(context->impl_)->resources();
-}
 
 // A resource id tensor: one int32 element (resource tensors hold int32 ids).
 TfLiteStatus CheckIdTensor(TfLiteContext* context, const char* op, const TfLiteTensor* id) {
