@@ -30,7 +30,17 @@ struct BenchOptions {
   std::string compare;   // --compare DELEGATE: built-in vs that delegate, alternating
 };
 
+struct FuseOptions {
+  std::string model;
+  std::string output;               // -o OUT.tflite
+  std::vector<std::string> passes;  // --passes a,b (default: all, in AllPasses() order)
+  bool report = false;              // --report: every change, and both models timed
+  bool list = false;                // --list-passes
+  int runs = 20;                    // --runs: timed runs of each model with --report
+};
+
 int RunCommand(const RunOptions& options);
+int FuseCommand(const FuseOptions& options);
 int InspectCommand(const std::string& model_path, bool list_tensors,
                    const std::string& delegate = "", const std::string& graph_path = "");
 int BenchCommand(const BenchOptions& options);

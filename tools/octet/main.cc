@@ -76,6 +76,19 @@ int main(int argc, char** argv) {
                          "the reference kernels; check they agree, print the speed-up");
   demo_cmd->add_option("--save", demo_save, "also write the demo model to this .tflite path");
 
+  octet::cli::FuseOptions fuse;
+  auto* fuse_cmd = app.add_subcommand(
+      "fuse", "rewrite a model with fusion passes (results kept equal), write it, check it");
+  fuse_cmd->add_option("model", fuse.model, "the .tflite file");
+  fuse_cmd->add_option("--output,-o", fuse.output, "where the rewritten .tflite is written");
+  fuse_cmd->add_option("--passes", fuse.passes, "passes to run, in order (default: all)")
+      ->delimiter(',');
+  fuse_cmd->add_flag("--report", fuse.report,
+                     "list every change, and time both models alternately");
+  fuse_cmd->add_option("--runs", fuse.runs, "with --report: timed runs of each model")
+      ->check(CLI::Range(1, 100000));
+  fuse_cmd->add_flag("--list-passes", fuse.list, "list the passes and what each does");
+
   auto* ops_cmd = app.add_subcommand("ops", "list every op the builtin resolver registers");
   auto* cpu_cmd =
       app.add_subcommand("cpu", "list the kernel paths this CPU runs and the active one");
@@ -116,6 +129,7 @@ int main(int argc, char** argv) {
       return octet::cli::BenchCommand(bench);
     }
     if (*demo_cmd) return octet::cli::DemoCommand(demo_save);
+    if (*fuse_cmd) return octet::cli::FuseCommand(fuse);
     if (*ops_cmd) return octet::cli::OpsCommand();
     if (*cpu_cmd) return octet::cli::CpuCommand();
   } catch (const octet::cli::Failure& e) {
