@@ -51,7 +51,7 @@ TEST(CorpusFuse, EveryRunnableModelKeepsItsOutputs) {
   if (checked == 0) GTEST_SKIP() << "no runnable model in " << ModelsDir();
 }
 
-TEST(FuseCli, RewritesReportsAndChecks) {
+TEST(CliFuse, RewritesReportsAndChecks) {
   // A float model with a CONV_2D + RELU pair, written to disk, fused by the CLI.
   format::ModelBuilder b;
   const int fc = b.AddOperatorCode(tflite::BuiltinOperator_FULLY_CONNECTED);
