@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "kernels/reference/lstm_hybrid.h"
@@ -21,8 +22,6 @@
 namespace octet::ops::nn_hybrid {
 
 namespace {
-
-constexpr char kOp[] = "UNIDIRECTIONAL_SEQUENCE_LSTM";
 
 // Input indices as in TFLite's lstm_shared.h.
 enum {
@@ -57,15 +56,20 @@ int PeepholeIndex(int g) {
   }
 }
 
-const TfLiteTensor* Optional(TfLiteContext* context, const TfLiteNode* node, int index) {
-  return index < tflite::NumInputs(node) ? tflite::GetOptionalInputTensor(context, node, index)
-                                         : nullptr;
+// Tensor k of the cell (lstm_inputs.h layout), wherever the op keeps it.
+const TfLiteTensor* Optional(TfLiteContext* context, const TfLiteNode* node,
+                             const nn::LstmInputMap& map, int k) {
+  const int index = map[k];
+  return index >= 0 && index < tflite::NumInputs(node)
+             ? tflite::GetOptionalInputTensor(context, node, index)
+             : nullptr;
 }
 
 }  // namespace
 
 struct LstmHybridData {
   LstmHybridConfig config;
+  int gate_count = 4;             // 3 under CIFG
   float scales[kNumInputs] = {};  // the scale of each int8 input
   // Row sums (asymmetric inputs): input weights of gate g at [g * n_cell], recurrent weights
   // at [(4 + g) * n_cell], projection weights at [8 * n_cell].
@@ -106,6 +110,7 @@ bool SameWeights(const void* const* keys, const TfLiteTensor* const* t) {
 
 TfLiteStatus ComputeRowSums(TfLiteContext* context, const TfLiteTensor* const* t,
                             const reference::LstmParams& p, LstmHybridData* d) {
+  const char* kOp = d->config.op;
   const int64_t count = int64_t{8} * p.n_cell + p.n_output;
   auto* sums = static_cast<int32_t*>(
       context->AllocatePersistentBuffer(context, static_cast<size_t>(count) * sizeof(int32_t)));
@@ -167,11 +172,13 @@ TfLiteStatus LstmHybridPrepare(TfLiteContext* context, TfLiteNode* node,
   d.config = config;
   const reference::LstmParams& p = config.params;
 
+  const char* kOp = config.op;
   const TfLiteTensor* t[kNumInputs] = {};
-  for (int index : kInt8Inputs) t[index] = Optional(context, node, index);
+  for (int index : kInt8Inputs) t[index] = Optional(context, node, config.map, index);
   for (int index : kInt8Inputs) {
     if (t[index] == nullptr) continue;
-    const char* name = nn::kLstmInputNames[index];
+    const std::string full_name = std::string(config.prefix) + nn::kLstmInputNames[index];
+    const char* name = full_name.c_str();
     OCTET_OP_ENSURE(context, nn::IsConstantOrAbsent(t[index]), kOp,
                     "%s must be constant in a hybrid LSTM (int8 weights, float activations)", name);
     float scale = 0.f;
@@ -186,6 +193,7 @@ TfLiteStatus LstmHybridPrepare(TfLiteContext* context, TfLiteNode* node,
                     "%s scale must be finite and > 0, got %g", name, static_cast<double>(scale));
     d.scales[index] = scale;
   }
+  d.gate_count = t[kInputToInput] ? 4 : 3;
   if (!SameWeights(d.sums_of, t)) TF_LITE_ENSURE_OK(context, ComputeRowSums(context, t, p, &d));
 
   // The products on the active path's quantized GEMM, packed once per weights and kernel.
@@ -198,36 +206,53 @@ TfLiteStatus LstmHybridPrepare(TfLiteContext* context, TfLiteNode* node,
     d.optimized = d.packed_kernel == kernel;
   }
   SetNodeKernelName(context, node, d.optimized ? kernel->name : "reference");
-
-  const int gate_count = t[kInputToInput] ? 4 : 3;
-  const int64_t rows = int64_t{config.max_time} * config.n_batch;
-  const int64_t step_rows = config.time_major ? config.n_batch : 1;
-  const reference::LstmHybridScratchSize size =
-      reference::LstmHybridScratchSizes(p, gate_count, rows, step_rows);
+  if (scratch == nullptr) return kTfLiteOk;
+  const reference::LstmHybridScratchSize size = LstmHybridScratchNeeds(d);
   return scratch->Prepare(
       context, node,
       {{kTfLiteFloat32, size.floats}, {kTfLiteInt32, size.int32s}, {kTfLiteInt8, size.int8s}});
 }
 
+reference::LstmHybridScratchSize LstmHybridScratchNeeds(const LstmHybridData& d) {
+  const LstmHybridConfig& c = d.config;
+  const int64_t rows = int64_t{c.max_time} * c.n_batch;
+  const int64_t step_rows = c.time_major ? c.n_batch : 1;
+  return reference::LstmHybridScratchSizes(c.params, d.gate_count, rows, step_rows);
+}
+
 TfLiteStatus LstmHybridEval(TfLiteContext* context, TfLiteNode* node, const LstmHybridData& d,
                             const NodeScratch& scratch) {
-  const reference::LstmParams& p = d.config.params;
-  const TfLiteTensor* t[kNumInputs] = {};
-  for (int i = 0; i < tflite::NumInputs(node) && i < kNumInputs; ++i) {
-    if (i == kOutputState || i == kCellState) continue;
-    t[i] = Optional(context, node, i);
-    if (t[i] != nullptr)
-      TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "an input tensor", t[i]));
-  }
-  TfLiteTensor* output_state = tflite::GetVariableInput(context, node, kOutputState);
-  TfLiteTensor* cell_state = tflite::GetVariableInput(context, node, kCellState);
+  const char* kOp = d.config.op;
+  const nn::LstmInputMap& map = d.config.map;
+  const TfLiteTensor* input = Optional(context, node, map, kInput);
+  TfLiteTensor* output_state = tflite::GetVariableInput(context, node, map[kOutputState]);
+  TfLiteTensor* cell_state = tflite::GetVariableInput(context, node, map[kCellState]);
   TfLiteTensor* output = tflite::GetOutput(context, node, kOutput);
   OCTET_OP_ENSURE(context, output_state != nullptr && cell_state != nullptr, kOp,
                   "state tensors are not variable");
-  OCTET_OP_ENSURE(context, output != nullptr, kOp, "output is missing");
+  OCTET_OP_ENSURE(context, input != nullptr && output != nullptr, kOp,
+                  "input or output is missing");
+  TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "input", input));
   TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "output_state", output_state));
   TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "cell_state", cell_state));
   TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "output", output));
+  return LstmHybridRun(context, node, d,
+                       {input->data.f, output_state->data.f, cell_state->data.f, output->data.f,
+                        scratch.Data<float>(context, 0), scratch.Data<int32_t>(context, 1),
+                        scratch.Data<int8_t>(context, 2)});
+}
+
+TfLiteStatus LstmHybridRun(TfLiteContext* context, TfLiteNode* node, const LstmHybridData& d,
+                           const LstmHybridBuffers& b) {
+  const char* kOp = d.config.op;
+  const reference::LstmParams& p = d.config.params;
+  const TfLiteTensor* t[kNumInputs] = {};
+  for (int i = 1; i < kNumInputs; ++i) {
+    if (i == kOutputState || i == kCellState) continue;
+    t[i] = Optional(context, node, d.config.map, i);
+    if (t[i] != nullptr)
+      TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "an input tensor", t[i]));
+  }
 
   reference::LstmHybridWeights w;
   auto int8_of = [&](int index) { return t[index] ? t[index]->data.int8 : nullptr; };
@@ -254,21 +279,17 @@ TfLiteStatus LstmHybridEval(TfLiteContext* context, TfLiteNode* node, const Lstm
   w.projection_bias = float_of(kProjectionBias);
 
   const LstmHybridConfig& c = d.config;
-  const reference::LstmHybridScratch s = reference::LstmHybridCarveScratch(
-      p, w.gate_count(), int64_t{c.max_time} * c.n_batch, c.time_major ? c.n_batch : 1,
-      scratch.Data<float>(context, 0), scratch.Data<int32_t>(context, 1),
-      scratch.Data<int8_t>(context, 2));
-  const float* input = t[kInput]->data.f;
+  const reference::LstmHybridScratch s =
+      reference::LstmHybridCarveScratch(p, w.gate_count(), int64_t{c.max_time} * c.n_batch,
+                                        c.time_major ? c.n_batch : 1, b.floats, b.int32s, b.int8s);
   if (d.optimized) {
     const PackedDots dots{context, &d};
-    reference::LstmHybridSequence(w, p, c.asymmetric, c.time_major, c.max_time, c.n_batch, input,
-                                  output_state->data.f, cell_state->data.f, output->data.f, s,
-                                  dots);
+    reference::LstmHybridSequence(w, p, c.asymmetric, c.time_major, c.max_time, c.n_batch, b.input,
+                                  b.output_state, b.cell_state, b.output, s, dots);
   } else {
     const reference::LstmHybridPlainDots dots{&w, &p};
-    reference::LstmHybridSequence(w, p, c.asymmetric, c.time_major, c.max_time, c.n_batch, input,
-                                  output_state->data.f, cell_state->data.f, output->data.f, s,
-                                  dots);
+    reference::LstmHybridSequence(w, p, c.asymmetric, c.time_major, c.max_time, c.n_batch, b.input,
+                                  b.output_state, b.cell_state, b.output, s, dots);
   }
   return kTfLiteOk;
 }

@@ -7,6 +7,8 @@
 #include <memory>
 
 #include "kernels/reference/lstm.h"
+#include "kernels/reference/lstm_hybrid.h"
+#include "ops/nn/lstm_inputs.h"
 #include "ops/scratch.h"
 #include "tensorflow/lite/c/common.h"
 
@@ -27,19 +29,42 @@ struct LstmHybridConfig {
   bool time_major = true;
   int max_time = 0;
   int n_batch = 0;
-  bool asymmetric = false;  // the op's asymmetric_quantize_inputs
+  bool asymmetric = false;                          // the op's asymmetric_quantize_inputs
+  const char* op = "UNIDIRECTIONAL_SEQUENCE_LSTM";  // for messages
+  const char* prefix = "";                          // before tensor names ("fw_", "bw_")
+  nn::LstmInputMap map = nn::kLstmIdentityMap;      // where the node keeps the cell's tensors
 };
 
 // Called from the op's prepare once shapes and types are checked (int8 weight matrices and
 // peephole weights, float biases, layer-norm coefficients and states): checks that the int8
 // weights are constant with one finite positive scale and zero point 0, computes their row
-// sums once, packs them for the active kernel path and sizes `scratch`.
+// sums once, packs them for the active kernel path and sizes `scratch` (unless null: the
+// caller then sizes its own scratch with LstmHybridScratchNeeds).
 TfLiteStatus LstmHybridPrepare(TfLiteContext* context, TfLiteNode* node,
                                const LstmHybridConfig& config, NodeScratch* scratch,
                                LstmHybridDataPtr* data);
 
-// Runs the sequence; output and cell states persist in their variable tensors.
+// The scratch (floats, int32s, int8s) one LstmHybridRun needs.
+reference::LstmHybridScratchSize LstmHybridScratchNeeds(const LstmHybridData& data);
+
+// Runs the sequence; output and cell states persist in their variable tensors (the node's
+// input at config.map[0], output 0).
 TfLiteStatus LstmHybridEval(TfLiteContext* context, TfLiteNode* node, const LstmHybridData& data,
                             const NodeScratch& scratch);
+
+// Runs the sequence on explicit buffers: input and output laid out as the config says
+// (output rows n_output apart), states updated in place, scratch at least
+// LstmHybridScratchNeeds.
+struct LstmHybridBuffers {
+  const float* input;
+  float* output_state;
+  float* cell_state;
+  float* output;
+  float* floats;
+  int32_t* int32s;
+  int8_t* int8s;
+};
+TfLiteStatus LstmHybridRun(TfLiteContext* context, TfLiteNode* node, const LstmHybridData& data,
+                           const LstmHybridBuffers& buffers);
 
 }  // namespace octet::ops::nn_hybrid

@@ -1,6 +1,9 @@
 // The names of UNIDIRECTIONAL_SEQUENCE_LSTM's 24 inputs (TFLite's order), for the messages
-// of the float, integer and hybrid preparations alike.
+// of the float, integer and hybrid preparations alike, and where other LSTM ops (LSTM,
+// BIDIRECTIONAL_SEQUENCE_LSTM) keep the same tensors.
 #pragma once
+
+#include <array>
 
 namespace octet::ops::nn {
 
@@ -32,5 +35,12 @@ inline constexpr const char* kLstmInputNames[kLstmInputCount] = {
     "cell_layer_norm_coefficients",
     "output_layer_norm_coefficients",
 };
+
+// Where a node keeps one LSTM cell's tensors: map[k] is the node input holding tensor k of
+// the layout above, or -1 when the op has no such input (the bidirectional op has no layer
+// norm and keeps each direction's weights and states at its own indices).
+using LstmInputMap = std::array<int, kLstmInputCount>;
+inline constexpr LstmInputMap kLstmIdentityMap = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                                                  12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23};
 
 }  // namespace octet::ops::nn

@@ -11,7 +11,7 @@ namespace {
 TEST(Nn_Register, VersionRangesMatchTfLite) {
   tflite::MutableOpResolver resolver;
   ops::AddNnBuiltins(&resolver);
-  ASSERT_EQ(ops::NnBuiltins().size(), 16u);
+  ASSERT_EQ(ops::NnBuiltins().size(), 18u);
   for (const auto& b : ops::NnBuiltins()) {
     const TfLiteRegistration* r = b.registration();
     ASSERT_NE(r, nullptr);

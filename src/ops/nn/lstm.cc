@@ -1,0 +1,157 @@
+// LSTM (the non-sequence builtin, LSTMOptions). kernel_type FULL: one time step of the
+// UNIDIRECTIONAL_SEQUENCE_LSTM cell over a [batch, n_input] input, float32 or hybrid (int8
+// weight matrices and peephole weights, float activations), with the same optional pieces
+// (CIFG, peephole, projection, layer norm with 24 inputs, clipping); inputs 18 and 19 are the
+// variable output and cell states. kernel_type BASIC: lstm_basic_cell.*.
+// Not supported: the full-integer (int8 input) variants.
+#include "kernels/reference/lstm.h"
+
+#include <memory>
+#include <vector>
+
+#include "ops/nn/lstm_basic_cell.h"
+#include "ops/nn/lstm_checks.h"
+#include "ops/nn/lstm_hybrid.h"
+#include "ops/nn/lstm_step.h"
+#include "ops/nn/nn_ops.h"
+#include "ops/nn/nn_util.h"
+#include "ops/op_util.h"
+#include "ops/scratch.h"
+#include "tensorflow/lite/c/builtin_op_data.h"
+#include "tensorflow/lite/c/common.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace octet::ops::nn::lstm_full {
+namespace {
+
+constexpr char kOp[] = "LSTM";
+constexpr int kInput = 0;
+constexpr int kOutputState = 18;
+constexpr int kCellState = 19;
+constexpr int kOutput = 0;
+
+struct OpData {
+  bool basic = false;
+  BasicLstmData basic_data;
+  reference::LstmParams params;
+  int n_batch = 0;
+  NodeScratch scratch;                  // the float or hybrid kernel's buffers
+  nn_hybrid::LstmHybridDataPtr hybrid;  // set when the weights are int8 (float input)
+};
+
+void* Init(TfLiteContext* context, const char*, size_t) {
+  auto data = std::make_unique<OpData>();
+  if (data->scratch.Reserve(context, nn_hybrid::kLstmHybridScratchCount) != kTfLiteOk) {
+    return nullptr;
+  }
+  return data.release();
+}
+
+void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
+
+TfLiteStatus PrepareFull(TfLiteContext* context, TfLiteNode* node, const TfLiteLSTMParams& params,
+                         OpData* data) {
+  const int n_inputs = tflite::NumInputs(node);
+  OCTET_OP_ENSURE(context, n_inputs == 20 || n_inputs == 24, kOp,
+                  "expected 20 or 24 inputs, got %d", n_inputs);
+  OCTET_OP_ENSURE(context, tflite::NumOutputs(node) == 1, kOp, "expected 1 output, got %d",
+                  tflite::NumOutputs(node));
+  const TfLiteTensor* input = tflite::GetOptionalInputTensor(context, node, kInput);
+  OCTET_OP_ENSURE(context, input != nullptr, kOp, "input (input 0) is required");
+  OCTET_OP_ENSURE(context, input->type == kTfLiteFloat32, kOp,
+                  "input must be FLOAT32 (float or hybrid LSTM), got %s; the integer LSTM is "
+                  "not supported",
+                  TfLiteTypeGetName(input->type));
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, RequireOutput(context, node, kOp, kOutput, &output));
+  TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "output", output));
+  TF_LITE_ENSURE_OK(context, RequireRank(context, kOp, "input", input, 2));
+  TF_LITE_ENSURE_OK(context, CheckLstmClips(context, kOp, params.cell_clip, params.proj_clip));
+  reference::LstmParams& p = data->params;
+  TF_LITE_ENSURE_OK(context, ToLstmActivation(context, kOp, params.activation, &p.activation));
+  const int n_batch = input->dims->data[0];
+  const int n_input = input->dims->data[1];
+
+  LstmCellShape shape;
+  TF_LITE_ENSURE_OK(context,
+                    CheckLstmCell(context, node, LstmCellSpec{kOp}, n_input, n_batch, &shape));
+  p.n_input = n_input;
+  p.n_cell = shape.n_cell;
+  p.n_output = shape.n_output;
+  p.cell_clip = params.cell_clip;
+  p.proj_clip = params.proj_clip;
+  data->n_batch = n_batch;
+  if (shape.hybrid) {
+    // One time-major step of the sequence kernel.
+    nn_hybrid::LstmHybridConfig config;
+    config.params = p;
+    config.time_major = true;
+    config.max_time = 1;
+    config.n_batch = n_batch;
+    config.asymmetric = params.asymmetric_quantize_inputs;
+    config.op = kOp;
+    TF_LITE_ENSURE_OK(context, nn_hybrid::LstmHybridPrepare(context, node, config, &data->scratch,
+                                                            &data->hybrid));
+  } else {
+    data->hybrid.reset();
+    TF_LITE_ENSURE_OK(
+        context, data->scratch.Prepare(context, node,
+                                       {{kTfLiteFloat32, reference::LstmScratchSize(p, n_batch)}}));
+  }
+  return ResizeOutput(context, output, {n_batch, shape.n_output});
+}
+
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  auto* data = static_cast<OpData*>(node->user_data);
+  const auto* params = static_cast<const TfLiteLSTMParams*>(node->builtin_data);
+  TF_LITE_ENSURE_OK(context, RequireParams(context, kOp, params));
+  switch (params->kernel_type) {
+    case kTfLiteLSTMFullKernel:
+      data->basic = false;
+      return PrepareFull(context, node, *params, data);
+    case kTfLiteLSTMBasicKernel:
+      data->basic = true;
+      data->hybrid.reset();
+      return BasicLstmPrepare(context, node, &data->basic_data);
+    default:
+      TF_LITE_KERNEL_LOG(context, "%s: kernel_type %d is not supported", kOp,
+                         static_cast<int>(params->kernel_type));
+      return kTfLiteError;
+  }
+}
+
+TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
+  auto* data = static_cast<OpData*>(node->user_data);
+  if (data->basic) return BasicLstmEval(context, node, data->basic_data);
+  if (data->hybrid) return nn_hybrid::LstmHybridEval(context, node, *data->hybrid, data->scratch);
+  const TfLiteTensor* input = tflite::GetInput(context, node, kInput);
+  TfLiteTensor* output_state = tflite::GetVariableInput(context, node, kOutputState);
+  TfLiteTensor* cell_state = tflite::GetVariableInput(context, node, kCellState);
+  TfLiteTensor* output = tflite::GetOutput(context, node, kOutput);
+  OCTET_OP_ENSURE(context, output_state != nullptr && cell_state != nullptr, kOp,
+                  "state tensors are not variable");
+  TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "input", input));
+  TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "output_state", output_state));
+  TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "cell_state", cell_state));
+  TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "output", output));
+  reference::LstmWeights w;
+  TF_LITE_ENSURE_OK(context, GatherLstmFloatWeights(context, node, LstmCellSpec{kOp}, &w));
+  const reference::LstmParams& p = data->params;
+  reference::LstmStep(w, p, data->n_batch, input->data.f, output_state->data.f, cell_state->data.f,
+                      output->data.f, p.n_output, data->scratch.Data<float>(context, 0));
+  return kTfLiteOk;
+}
+
+}  // namespace
+}  // namespace octet::ops::nn::lstm_full
+
+namespace tflite::ops::builtin {
+
+TfLiteRegistration* Register_LSTM() {
+  namespace op = octet::ops::nn::lstm_full;
+  static TfLiteRegistration r =
+      octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+  return &r;
+}
+
+}  // namespace tflite::ops::builtin
