@@ -1,6 +1,8 @@
-// TRANSPOSE_CONV, float32. Inputs: output_shape (int32 [4]), weights [O,KH,KW,C], input
-// [N,H,W,C], optional bias [O]. A constant output_shape is applied in prepare; otherwise
-// the output is dynamic and sized at invoke.
+// TRANSPOSE_CONV. Inputs: output_shape (int32 [4]), weights [O,KH,KW,C], input [N,H,W,C],
+// optional bias [O]. Float32 (reference or fgemm + col2im), uint8, int8 (per-tensor or
+// per-channel weights), int16x8 and hybrid (float input, int8 weights): the integer and
+// hybrid kernels are in transpose_conv_quantized.cc. A constant output_shape is applied in
+// prepare; otherwise the output is dynamic and sized (and checked) at invoke.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -18,6 +20,7 @@
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_util.h"
 #include "ops/nn/packing_cache.h"
+#include "ops/nn/transpose_conv_quantized.h"
 #include "ops/scratch.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
@@ -26,7 +29,6 @@
 namespace octet::ops::nn::transpose_conv {
 namespace {
 
-constexpr char kOp[] = "TRANSPOSE_CONV";
 constexpr int kOutputShape = 0;
 constexpr int kWeights = 1;
 constexpr int kInput = 2;
@@ -36,20 +38,24 @@ constexpr int kOutput = 0;
 using KernelFn = void (*)(const reference::TransposeConvParams&, const Shape&, const float*,
                           const Shape&, const float*, const float*, const Shape&, float*);
 
+enum class Family { kFloat, kQuantized, kHybrid };
+
 struct OpData {
   reference::TransposeConvParams params;
   TfLitePadding padding = kTfLitePaddingSame;
+  Family family = Family::kFloat;
   KernelFn kernel = nullptr;
+  QuantizedData quantized;  // kQuantized and kHybrid
   // Optimized: GEMM of each input pixel with every tap (fgemm), then col2im.
   bool optimized = false;
   optimized::FGemmPacked gemm;
   optimized::Window2D geometry;
   PackingCache packing;
-  NodeScratch scratch;  // the GEMM's columns
+  NodeScratch scratch;  // the GEMM's columns (float), or the quantized input (hybrid)
 };
 void* Init(TfLiteContext* context, const char*, size_t) {
   auto data = std::make_unique<OpData>();
-  if (data->scratch.Reserve(context, 1) != kTfLiteOk) return nullptr;
+  if (data->scratch.Reserve(context, 3) != kTfLiteOk) return nullptr;
   return data.release();
 }
 
@@ -114,13 +120,19 @@ TfLiteStatus ChooseKernel(TfLiteContext* context, TfLiteNode* node, OpData* data
 
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
 
-// Leading padding along one axis: the padding of the forward convolution that maps an
-// image of `out_size` back to the input (SAME), or none (VALID).
-int AxisPad(TfLitePadding padding, int out_size, int filter, int stride) {
-  if (padding != kTfLitePaddingSame) return 0;
-  const int64_t conv_out = (int64_t{out_size} + stride - 1) / stride;
-  const int64_t total = std::max<int64_t>(0, (conv_out - 1) * stride + filter - out_size);
-  return static_cast<int>(total / 2);
+// One spatial axis of the forward convolution that maps an image of `out_size` back to the
+// input, as TFLite computes it: its output size (which must be the input's size) and its
+// leading padding.
+struct ForwardAxis {
+  int64_t size;
+  int pad;
+};
+ForwardAxis ForwardConvAxis(TfLitePadding padding, int out_size, int filter, int stride) {
+  const int64_t size = padding == kTfLitePaddingSame
+                           ? (int64_t{out_size} + stride - 1) / stride
+                           : (int64_t{out_size} + stride - filter) / stride;
+  const int64_t total = std::max<int64_t>(0, (size - 1) * stride + filter - out_size);
+  return {size, static_cast<int>(total / 2)};
 }
 
 // Checks the requested output shape, resizes the output and derives the padding.
@@ -142,11 +154,41 @@ TfLiteStatus ApplyOutputShape(TfLiteContext* context, OpData* data, const TfLite
       context,
       reach_h <= std::numeric_limits<int>::max() && reach_w <= std::numeric_limits<int>::max(), kOp,
       "output shape is too large");
-  data->params.pad_height =
-      AxisPad(data->padding, s[1], weights->dims->data[1], data->params.stride_height);
-  data->params.pad_width =
-      AxisPad(data->padding, s[2], weights->dims->data[2], data->params.stride_width);
+  const ForwardAxis h =
+      ForwardConvAxis(data->padding, s[1], weights->dims->data[1], data->params.stride_height);
+  const ForwardAxis w =
+      ForwardConvAxis(data->padding, s[2], weights->dims->data[2], data->params.stride_width);
+  const char* padding = data->padding == kTfLitePaddingSame ? "SAME" : "VALID";
+  OCTET_OP_ENSURE(context, h.size == input->dims->data[1], kOp,
+                  "output height %d does not fit input height %d: %s padding with stride %d and "
+                  "filter height %d maps it to %lld",
+                  s[1], input->dims->data[1], padding, data->params.stride_height,
+                  weights->dims->data[1], static_cast<long long>(h.size));
+  OCTET_OP_ENSURE(context, w.size == input->dims->data[2], kOp,
+                  "output width %d does not fit input width %d: %s padding with stride %d and "
+                  "filter width %d maps it to %lld",
+                  s[2], input->dims->data[2], padding, data->params.stride_width,
+                  weights->dims->data[2], static_cast<long long>(w.size));
+  data->params.pad_height = h.pad;
+  data->params.pad_width = w.pad;
   return ResizeOutput(context, output, {s[0], s[1], s[2], s[3]});
+}
+
+// The kernel family the input and weights types select.
+TfLiteStatus SelectFamily(TfLiteContext* context, const TfLiteTensor* input,
+                          const TfLiteTensor* weights, Family* family) {
+  if (input->type == kTfLiteFloat32) {
+    OCTET_OP_ENSURE(context, weights->type == kTfLiteFloat32 || weights->type == kTfLiteInt8, kOp,
+                    "FLOAT32 input needs FLOAT32 or INT8 (hybrid) weights, got %s",
+                    TfLiteTypeGetName(weights->type));
+    *family = weights->type == kTfLiteInt8 ? Family::kHybrid : Family::kFloat;
+    return kTfLiteOk;
+  }
+  OCTET_OP_ENSURE(context, IsQuantizedType(input->type), kOp,
+                  "input type %s is not FLOAT32, UINT8, INT8 or INT16",
+                  TfLiteTypeGetName(input->type));
+  *family = Family::kQuantized;
+  return kTfLiteOk;
 }
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
@@ -168,11 +210,14 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                   TfLiteTypeGetName(shape->type));
   OCTET_OP_ENSURE(context, tflite::NumDimensions(shape) == 1 && shape->dims->data[0] == 4, kOp,
                   "output_shape must be a 1-D tensor of 4 elements");
-  TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "input", input));
-  OCTET_OP_ENSURE(context, weights->type != kTfLiteInt8, kOp,
-                  "hybrid INT8 weights with FLOAT32 input are not supported yet");
-  TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "weights", weights));
-  TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "output", output));
+  TF_LITE_ENSURE_OK(context, SelectFamily(context, input, weights, &data->family));
+  const bool quantized = data->family == Family::kQuantized;
+  if (!quantized) {
+    if (data->family == Family::kFloat) {
+      TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "weights", weights));
+    }
+    TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "output", output));
+  }
   TF_LITE_ENSURE_OK(context, RequireRank(context, kOp, "input", input, 4));
   TF_LITE_ENSURE_OK(context, RequireRank(context, kOp, "weights", weights, 4));
   const int out_ch = weights->dims->data[0];
@@ -181,16 +226,17 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                   weights->dims->data[3], input->dims->data[3]);
   OCTET_OP_ENSURE(context, out_ch > 0 && weights->dims->data[1] > 0 && weights->dims->data[2] > 0,
                   kOp, "weights dimensions must be > 0");
-  if (bias != nullptr) {
-    TF_LITE_ENSURE_OK(context, RequireFloat(context, kOp, "bias", bias));
-    TF_LITE_ENSURE_OK(context, RequireRank(context, kOp, "bias", bias, 1));
-    OCTET_OP_ENSURE(context, bias->dims->data[0] == out_ch, kOp,
-                    "bias has %d elements, expected %d (output channels)", bias->dims->data[0],
-                    out_ch);
-  }
+  OCTET_OP_ENSURE(context,
+                  input->dims->data[1] > 0 && input->dims->data[2] > 0 && input->dims->data[3] > 0,
+                  kOp, "input height, width and channels must be > 0");
+  TF_LITE_ENSURE_OK(context,
+                    CheckWeightedOpBias(context, kOp, bias, quantized, out_ch, "output channels"));
   OCTET_OP_ENSURE(context, params->stride_height > 0, kOp, "stride_height must be > 0, got %d",
                   params->stride_height);
   OCTET_OP_ENSURE(context, params->stride_width > 0, kOp, "stride_width must be > 0, got %d",
+                  params->stride_width);
+  OCTET_OP_ENSURE(context, params->stride_height <= INT16_MAX && params->stride_width <= INT16_MAX,
+                  kOp, "strides must be <= %d, got %d and %d", INT16_MAX, params->stride_height,
                   params->stride_width);
   OCTET_OP_ENSURE(context,
                   params->padding == kTfLitePaddingSame || params->padding == kTfLitePaddingValid,
@@ -204,19 +250,32 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                   kOp, "input size times stride is too large");
 
   reference::TransposeConvParams& p = data->params;
+  // Only the clamps (NONE, RELU, RELU_N1_TO_1, RELU6) are fused activations here.
   TF_LITE_ENSURE_OK(
       context, ActivationRange<float>(context, kOp, params->activation, &p.act_min, &p.act_max));
   p.stride_height = params->stride_height;
   p.stride_width = params->stride_width;
   data->padding = params->padding;
   data->kernel = &reference::TransposeConv;
+  if (quantized) {
+    TF_LITE_ENSURE_OK(
+        context, PrepareQuantized(context, params, input, weights, bias, output, &data->quantized));
+  } else if (data->family == Family::kHybrid) {
+    TF_LITE_ENSURE_OK(
+        context, PrepareHybrid(context, node, input, weights, &data->quantized, &data->scratch));
+  }
 
   if (!tflite::IsConstantTensor(shape)) {
     tflite::SetTensorToDynamic(output);
-    return ChooseKernel(context, node, data, weights, input, output);  // the reference
+  } else {
+    TF_LITE_ENSURE_OK(context, ApplyOutputShape(context, data, shape, weights, input, output));
   }
-  TF_LITE_ENSURE_OK(context, ApplyOutputShape(context, data, shape, weights, input, output));
-  return ChooseKernel(context, node, data, weights, input, output);
+  if (data->family != Family::kFloat) {
+    data->optimized = false;
+    SetNodeKernelName(context, node, "reference");
+    return kTfLiteOk;
+  }
+  return ChooseKernel(context, node, data, weights, input, output);  // the reference if dynamic
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -233,6 +292,17 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "weights", weights));
   if (bias) TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "bias", bias));
   TF_LITE_ENSURE_OK(context, RequireData(context, kOp, "output", output));
+  switch (data->family) {
+    case Family::kQuantized:
+      EvalQuantized(data->params, data->quantized, input, weights, bias, output);
+      return kTfLiteOk;
+    case Family::kHybrid:
+      EvalHybrid(context, data->params, data->quantized, data->scratch, input, weights, bias,
+                 output);
+      return kTfLiteOk;
+    case Family::kFloat:
+      break;
+  }
   if (data->optimized && !tflite::IsDynamicTensor(output)) {
     float* columns = data->scratch.Data<float>(context, 0);
     const optimized::Window2D& g = data->geometry;
