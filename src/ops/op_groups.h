@@ -19,6 +19,9 @@ void AddIndexBuiltins(tflite::MutableOpResolver* resolver);        // src/ops/in
 void AddResourceBuiltins(tflite::MutableOpResolver* resolver);     // src/ops/resource/
 void AddSpectralBuiltins(tflite::MutableOpResolver* resolver);     // src/ops/spectral/
 void AddNn3dBuiltins(tflite::MutableOpResolver* resolver);         // src/ops/nn3d/
+void AddRandomBuiltins(tflite::MutableOpResolver* resolver);       // src/ops/random/
+void AddSparseBuiltins(tflite::MutableOpResolver* resolver);       // src/ops/sparse/
+void AddWindowBuiltins(tflite::MutableOpResolver* resolver);       // src/ops/window/
 
 // Replaces the ops that have optimized variants by their reference-pinned registrations
 // (Register_X_REF), for BuiltinRefOpResolver.

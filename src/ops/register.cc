@@ -20,6 +20,9 @@ BuiltinOpResolver::BuiltinOpResolver() {
   octet::ops::AddResourceBuiltins(this);
   octet::ops::AddSpectralBuiltins(this);
   octet::ops::AddNn3dBuiltins(this);
+  octet::ops::AddRandomBuiltins(this);
+  octet::ops::AddSparseBuiltins(this);
+  octet::ops::AddWindowBuiltins(this);
 }
 
 BuiltinRefOpResolver::BuiltinRefOpResolver() {

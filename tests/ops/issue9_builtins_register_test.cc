@@ -49,6 +49,14 @@ TEST(Issue9Builtins, VersionRanges) {
       {tflite::BuiltinOperator_IMAG, 1},
       {tflite::BuiltinOperator_COMPLEX_ABS, 1},
       {tflite::BuiltinOperator_FAKE_QUANT, 2},
+      {tflite::BuiltinOperator_LSTM, 4},
+      {tflite::BuiltinOperator_BIDIRECTIONAL_SEQUENCE_LSTM, 3},
+      {tflite::BuiltinOperator_RANDOM_UNIFORM, 1},
+      {tflite::BuiltinOperator_RANDOM_STANDARD_NORMAL, 1},
+      {tflite::BuiltinOperator_MULTINOMIAL, 1},
+      {tflite::BuiltinOperator_DENSIFY, 1},
+      {tflite::BuiltinOperator_DILATE, 1},
+      {tflite::BuiltinOperator_REDUCE_WINDOW, 1},
   };
   for (const Expect& e : expects) {
     const char* name = tflite::EnumNameBuiltinOperator(e.op);
