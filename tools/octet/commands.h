@@ -1,5 +1,6 @@
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,25 @@ struct FuseOptions {
   int runs = 20;                    // --runs: timed runs of each model with --report
 };
 
+struct QuantizeCliOptions {
+  std::string model;
+  std::string output;                    // -o OUT.tflite
+  std::vector<std::string> calibration;  // .npy files, pictures or directories of them
+  int random = 0;                        // --random N: seeded random samples instead
+  std::vector<std::string> eval;         // a separate accuracy set (default: calibration)
+  std::string mode = "full-int8";        // full-int8 | dynamic-range | float16
+  std::string io = "float";              // float | int8 | uint8
+  std::string range = "minmax";          // minmax | percentile
+  double percentile = 99.99;
+  bool fc_per_channel = false;
+  double mean = std::numeric_limits<double>::quiet_NaN();  // pictures: (pixel - mean) / std
+  double std = std::numeric_limits<double>::quiet_NaN();
+  int layers = 10;                       // rows of the SQNR table
+  bool verbose = false;                  // why each op stays float
+};
+
 int RunCommand(const RunOptions& options);
+int QuantizeCommand(const QuantizeCliOptions& options);
 int FuseCommand(const FuseOptions& options);
 int InspectCommand(const std::string& model_path, bool list_tensors,
                    const std::string& delegate = "", const std::string& graph_path = "");

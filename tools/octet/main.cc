@@ -89,6 +89,37 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 100000));
   fuse_cmd->add_flag("--list-passes", fuse.list, "list the passes and what each does");
 
+  octet::cli::QuantizeCliOptions quantize;
+  auto* quantize_cmd = app.add_subcommand(
+      "quantize", "post-training quantization of a float model (int8 spec), with an accuracy report");
+  quantize_cmd->add_option("model", quantize.model, "the float .tflite file")->required();
+  quantize_cmd->add_option("--output,-o", quantize.output, "where the quantized .tflite goes")
+      ->required();
+  auto* calibration_opt = quantize_cmd->add_option(
+      "--calibration", quantize.calibration,
+      ".npy files (the input's shape, or [N, ...] of it), pictures, or directories of them");
+  quantize_cmd
+      ->add_option("--random", quantize.random, "calibrate on N seeded random inputs in [-1, 1]")
+      ->check(CLI::Range(1, 100000))
+      ->excludes(calibration_opt);
+  quantize_cmd->add_option("--eval", quantize.eval,
+                           "accuracy set, as --calibration (default: the calibration samples)");
+  quantize_cmd->add_option("--mode", quantize.mode, "full-int8 | dynamic-range | float16")
+      ->check(CLI::IsMember({"full-int8", "dynamic-range", "float16"}));
+  quantize_cmd->add_option("--io", quantize.io, "model inputs and outputs: float | int8 | uint8")
+      ->check(CLI::IsMember({"float", "int8", "uint8"}));
+  quantize_cmd->add_option("--range", quantize.range, "activation ranges: minmax | percentile")
+      ->check(CLI::IsMember({"minmax", "percentile"}));
+  quantize_cmd->add_option("--percentile", quantize.percentile, "with --range percentile")
+      ->check(CLI::Range(50.0, 100.0));
+  quantize_cmd->add_flag("--fc-per-channel", quantize.fc_per_channel,
+                         "FULLY_CONNECTED weights per output channel (default per tensor)");
+  quantize_cmd->add_option("--mean", quantize.mean, "pictures: input = (pixel - mean) / std");
+  quantize_cmd->add_option("--std", quantize.std, "pictures: see --mean");
+  quantize_cmd->add_option("--layers", quantize.layers, "rows of the per-layer SQNR table")
+      ->check(CLI::Range(0, 100000));
+  quantize_cmd->add_flag("--verbose", quantize.verbose, "say why each float op stays float");
+
   auto* ops_cmd = app.add_subcommand("ops", "list every op the builtin resolver registers");
   auto* cpu_cmd =
       app.add_subcommand("cpu", "list the kernel paths this CPU runs and the active one");
@@ -130,6 +161,13 @@ int main(int argc, char** argv) {
     }
     if (*demo_cmd) return octet::cli::DemoCommand(demo_save);
     if (*fuse_cmd) return octet::cli::FuseCommand(fuse);
+    if (*quantize_cmd) {
+      if (quantize.calibration.empty() && quantize.random == 0 && quantize.mode == "full-int8") {
+        throw octet::cli::Failure("full-int8 needs --calibration FILES or --random N");
+      }
+      if (quantize.calibration.empty() && quantize.random == 0) quantize.random = 1;
+      return octet::cli::QuantizeCommand(quantize);
+    }
     if (*ops_cmd) return octet::cli::OpsCommand();
     if (*cpu_cmd) return octet::cli::CpuCommand();
   } catch (const octet::cli::Failure& e) {
