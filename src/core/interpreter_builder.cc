@@ -7,6 +7,7 @@
 
 #include "core/alloc_guard.h"
 #include "core/owned_quantization.h"
+#include "core/sparsity_loader.h"
 #include "format/parse_options.h"
 #include "format/unaligned.h"
 #include "kernels/cpu/cpu_features.h"
@@ -137,10 +138,21 @@ TfLiteStatus InterpreterBuilder::ParseTensors(const ::tflite::SubGraph* subgraph
       }
     }
 
+    TfLiteSparsity* sparsity = nullptr;
     if (t->sparsity() != nullptr && data != nullptr) {
-      Report("tensor %u ('%s') is sparse; sparse constant tensors are not supported", i, name);
-      return kTfLiteError;
+      // A sparse constant holds only its non-zero blocks: DENSIFY alone may read it.
+      if (!octet::OnlyDensifyReads(*model_, *subgraph, static_cast<int>(i))) {
+        Report("tensor %u ('%s') is sparse; only DENSIFY may read a sparse constant", i, name);
+        return kTfLiteError;
+      }
+      std::string why;
+      sparsity = octet::ConvertSparsity(*t->sparsity(), &why);
+      if (sparsity == nullptr) {
+        Report("tensor %u ('%s'): %s", i, name, why.c_str());
+        return kTfLiteError;
+      }
     }
+    octet::SparsityGuard owned_sparsity{sparsity};
 
     if (data != nullptr && !t->is_variable()) {
       // Constants are used in place (zero copy). Kernels read them as typed arrays, so a
@@ -157,8 +169,8 @@ TfLiteStatus InterpreterBuilder::ParseTensors(const ::tflite::SubGraph* subgraph
         ptr = static_cast<const char*>(copy);
       }
       if (target->SetTensorParametersReadOnly(static_cast<int>(i), type, name, dims,
-                                              quant.Release(), ptr, size,
-                                              allocation_) != kTfLiteOk) {
+                                              quant.Release(), ptr, size, allocation_,
+                                              owned_sparsity.Release()) != kTfLiteOk) {
         return kTfLiteError;
       }
     } else {
