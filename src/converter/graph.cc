@@ -21,6 +21,34 @@ std::string OpNameOf(const edit::ModelT& model, const edit::OperatorT& op) {
   return name[0] != '\0' ? name : "BUILTIN " + std::to_string(static_cast<int>(code));
 }
 
+bool HasSideEffects(edit::BuiltinOperator code) {
+  switch (code) {
+    case edit::BuiltinOperator_CUSTOM:
+    case edit::BuiltinOperator_CALL:
+    case edit::BuiltinOperator_CALL_ONCE:
+    case edit::BuiltinOperator_IF:
+    case edit::BuiltinOperator_WHILE:
+    case edit::BuiltinOperator_VAR_HANDLE:
+    case edit::BuiltinOperator_ASSIGN_VARIABLE:
+    case edit::BuiltinOperator_READ_VARIABLE:
+    case edit::BuiltinOperator_HASHTABLE:
+    case edit::BuiltinOperator_HASHTABLE_IMPORT:
+    case edit::BuiltinOperator_HASHTABLE_FIND:
+    case edit::BuiltinOperator_HASHTABLE_SIZE:
+    case edit::BuiltinOperator_RANDOM_UNIFORM:
+    case edit::BuiltinOperator_RANDOM_STANDARD_NORMAL:
+    case edit::BuiltinOperator_MULTINOMIAL:
+    case edit::BuiltinOperator_STABLEHLO_RNG_BIT_GENERATOR:
+    case edit::BuiltinOperator_STABLEHLO_WHILE:
+    case edit::BuiltinOperator_STABLEHLO_CASE:
+    case edit::BuiltinOperator_STABLEHLO_COMPOSITE:
+    case edit::BuiltinOperator_STABLEHLO_CUSTOM_CALL:
+      return true;
+    default:
+      return false;
+  }
+}
+
 uint32_t FindOrAddOpCode(edit::ModelT& model, edit::BuiltinOperator op, int32_t version) {
   for (size_t i = 0; i < model.operator_codes.size(); ++i) {
     const edit::OperatorCodeT& code = *model.operator_codes[i];

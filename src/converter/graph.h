@@ -15,6 +15,9 @@ namespace octet::converter {
 // since old writers set only the deprecated int8 one). Custom ops give BuiltinOperator_CUSTOM.
 edit::BuiltinOperator OpCodeOf(const edit::ModelT& model, const edit::OperatorT& op);
 std::string OpNameOf(const edit::ModelT& model, const edit::OperatorT& op);
+// Ops whose effect is more than their outputs (variables, tables, control flow, custom ops,
+// random generators): passes neither remove nor precompute them.
+bool HasSideEffects(edit::BuiltinOperator code);
 // The index of an operator code for `op` at `version`, appended when the model has none.
 uint32_t FindOrAddOpCode(edit::ModelT& model, edit::BuiltinOperator op, int32_t version = 1);
 

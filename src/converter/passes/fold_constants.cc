@@ -1,6 +1,5 @@
 // Ops whose inputs are all constant are computed once, by Octet's own kernels (so the folded
 // value is the one the runtime would compute), and their outputs become constants.
-// DEQUANTIZE stays: folding it would store float weights the model chose to keep small.
 #include <cstring>
 
 #include "converter/graph.h"
@@ -16,33 +15,11 @@ namespace {
 // Outputs larger than this stay computed at run time (a folded constant grows the file).
 constexpr size_t kMaxFoldedBytes = size_t{16} << 20;
 
+// DEQUANTIZE and DENSIFY stay: folding them would store the large form of weights the model
+// chose to keep small (Octet expands them once, at prepare).
 bool Foldable(edit::BuiltinOperator code) {
-  switch (code) {
-    case edit::BuiltinOperator_DEQUANTIZE:
-    case edit::BuiltinOperator_CUSTOM:
-    case edit::BuiltinOperator_CALL:
-    case edit::BuiltinOperator_CALL_ONCE:
-    case edit::BuiltinOperator_IF:
-    case edit::BuiltinOperator_WHILE:
-    case edit::BuiltinOperator_VAR_HANDLE:
-    case edit::BuiltinOperator_ASSIGN_VARIABLE:
-    case edit::BuiltinOperator_READ_VARIABLE:
-    case edit::BuiltinOperator_HASHTABLE:
-    case edit::BuiltinOperator_HASHTABLE_IMPORT:
-    case edit::BuiltinOperator_HASHTABLE_FIND:
-    case edit::BuiltinOperator_HASHTABLE_SIZE:
-    case edit::BuiltinOperator_RANDOM_UNIFORM:
-    case edit::BuiltinOperator_RANDOM_STANDARD_NORMAL:
-    case edit::BuiltinOperator_MULTINOMIAL:
-    case edit::BuiltinOperator_STABLEHLO_RNG_BIT_GENERATOR:
-    case edit::BuiltinOperator_STABLEHLO_WHILE:
-    case edit::BuiltinOperator_STABLEHLO_CASE:
-    case edit::BuiltinOperator_STABLEHLO_COMPOSITE:
-    case edit::BuiltinOperator_STABLEHLO_CUSTOM_CALL:
-      return false;
-    default:
-      return true;
-  }
+  return code != edit::BuiltinOperator_DEQUANTIZE && code != edit::BuiltinOperator_DENSIFY &&
+         !HasSideEffects(code);
 }
 
 struct Folded {

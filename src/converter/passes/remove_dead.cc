@@ -1,5 +1,5 @@
-// Ops whose results nothing reads. Ops with effects beyond their outputs stay: variables,
-// tables, control flow, custom ops, and ops that carry state in variable inputs.
+// Ops whose results nothing reads. Ops with effects beyond their outputs stay (HasSideEffects),
+// and so do ops that carry state in variable inputs.
 #include "converter/graph.h"
 #include "converter/passes/passes.h"
 
@@ -8,27 +8,7 @@ namespace {
 
 bool HasEffects(const edit::ModelT& model, const edit::SubGraphT& graph,
                 const edit::OperatorT& op) {
-  switch (OpCodeOf(model, op)) {
-    case edit::BuiltinOperator_CUSTOM:
-    case edit::BuiltinOperator_CALL:
-    case edit::BuiltinOperator_CALL_ONCE:
-    case edit::BuiltinOperator_IF:
-    case edit::BuiltinOperator_WHILE:
-    case edit::BuiltinOperator_VAR_HANDLE:
-    case edit::BuiltinOperator_ASSIGN_VARIABLE:
-    case edit::BuiltinOperator_READ_VARIABLE:
-    case edit::BuiltinOperator_HASHTABLE:
-    case edit::BuiltinOperator_HASHTABLE_IMPORT:
-    case edit::BuiltinOperator_HASHTABLE_FIND:
-    case edit::BuiltinOperator_HASHTABLE_SIZE:
-    case edit::BuiltinOperator_STABLEHLO_WHILE:
-    case edit::BuiltinOperator_STABLEHLO_CASE:
-    case edit::BuiltinOperator_STABLEHLO_COMPOSITE:
-    case edit::BuiltinOperator_STABLEHLO_CUSTOM_CALL:
-      return true;
-    default:
-      break;
-  }
+  if (HasSideEffects(OpCodeOf(model, op))) return true;
   if (op.outputs.empty()) return true;
   for (int32_t t : op.inputs) {
     if (t >= 0 && static_cast<size_t>(t) < graph.tensors.size() && graph.tensors[t]->is_variable) {

@@ -63,13 +63,6 @@ std::vector<uint8_t> Model(edit::BuiltinOperator reader, bool with_indices) {
   return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
 }
 
-struct Built {
-  std::unique_ptr<tflite::FlatBufferModel> model;
-  std::unique_ptr<tflite::Interpreter> interpreter;
-  TfLiteStatus status = kTfLiteError;
-  std::string errors;
-};
-
 class Collect : public tflite::ErrorReporter {
  public:
   int Report(const char* format, va_list args) override {
@@ -82,15 +75,27 @@ class Collect : public tflite::ErrorReporter {
   std::string text;
 };
 
-TEST(DensifyFromFile, SparseConstantLoadsAndDensifies) {
-  const std::vector<uint8_t> bytes = Model(edit::BuiltinOperator_DENSIFY, true);
-  Collect errors;
-  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
-                                                        bytes.size(), &errors);
-  ASSERT_NE(model, nullptr) << errors.text;
+// Builds an interpreter for `bytes`; the builder's status, messages in *errors.
+struct Loaded {
+  std::unique_ptr<tflite::FlatBufferModel> model;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  TfLiteStatus status = kTfLiteError;
+};
+Loaded Load(const std::vector<uint8_t>& bytes, Collect* errors) {
+  Loaded loaded;
+  loaded.model = tflite::FlatBufferModel::BuildFromBuffer(
+      reinterpret_cast<const char*>(bytes.data()), bytes.size(), errors);
+  if (loaded.model == nullptr) return loaded;
   tflite::ops::builtin::BuiltinOpResolver resolver;
-  std::unique_ptr<tflite::Interpreter> interp;
-  ASSERT_EQ(tflite::InterpreterBuilder(*model, resolver)(&interp), kTfLiteOk) << errors.text;
+  loaded.status = tflite::InterpreterBuilder(*loaded.model, resolver)(&loaded.interpreter);
+  return loaded;
+}
+
+TEST(DensifyFromFile, SparseConstantLoadsAndDensifies) {
+  Collect errors;
+  Loaded loaded = Load(Model(edit::BuiltinOperator_DENSIFY, true), &errors);
+  ASSERT_EQ(loaded.status, kTfLiteOk) << errors.text;
+  tflite::Interpreter* interp = loaded.interpreter.get();
   ASSERT_EQ(interp->AllocateTensors(), kTfLiteOk) << errors.text;
   ASSERT_EQ(interp->Invoke(), kTfLiteOk) << errors.text;
   const TfLiteTensor* out = interp->tensor(interp->outputs()[0]);
@@ -100,27 +105,15 @@ TEST(DensifyFromFile, SparseConstantLoadsAndDensifies) {
 }
 
 TEST(DensifyFromFile, OnlyDensifyMayReadASparseConstant) {
-  const std::vector<uint8_t> bytes = Model(edit::BuiltinOperator_ADD, true);
   Collect errors;
-  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
-                                                        bytes.size(), &errors);
-  ASSERT_NE(model, nullptr) << errors.text;
-  tflite::ops::builtin::BuiltinOpResolver resolver;
-  std::unique_ptr<tflite::Interpreter> interp;
-  EXPECT_NE(tflite::InterpreterBuilder(*model, resolver)(&interp), kTfLiteOk);
+  EXPECT_NE(Load(Model(edit::BuiltinOperator_ADD, true), &errors).status, kTfLiteOk);
   EXPECT_NE(errors.text.find("only DENSIFY may read a sparse constant"), std::string::npos)
       << errors.text;
 }
 
 TEST(DensifyFromFile, CsrWithoutIndicesIsALoadError) {
-  const std::vector<uint8_t> bytes = Model(edit::BuiltinOperator_DENSIFY, false);
   Collect errors;
-  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
-                                                        bytes.size(), &errors);
-  ASSERT_NE(model, nullptr) << errors.text;
-  tflite::ops::builtin::BuiltinOpResolver resolver;
-  std::unique_ptr<tflite::Interpreter> interp;
-  EXPECT_NE(tflite::InterpreterBuilder(*model, resolver)(&interp), kTfLiteOk);
+  EXPECT_NE(Load(Model(edit::BuiltinOperator_DENSIFY, false), &errors).status, kTfLiteOk);
   EXPECT_NE(errors.text.find("'sparse_weights'"), std::string::npos) << errors.text;
   EXPECT_NE(errors.text.find("SPARSE_CSR without both"), std::string::npos) << errors.text;
 }
