@@ -21,8 +21,8 @@ namespace octet::testing {
 namespace {
 
 namespace fs = std::filesystem;
-using octet::edit::TensorType_FLOAT32;
 using format::ModelBuilder;
+using octet::edit::TensorType_FLOAT32;
 
 TEST(ChooseParams, RealZeroIsExactAndTheRangeEndsMapToTheCodeEnds) {
   std::mt19937 rng(1);
@@ -157,7 +157,8 @@ Bytes Quantize(const Bytes& float_model, converter::QuantizeOptions options,
   converter::ModelPtr model = converter::UnpackModel(float_model, &error);
   EXPECT_NE(model, nullptr) << error;
   std::map<int32_t, converter::TensorRange> ranges;
-  if (options.mode == converter::QuantizeMode::kFullInt8) {
+  if (options.mode == converter::QuantizeMode::kFullInt8 ||
+      options.mode == converter::QuantizeMode::kInt16x8) {
     EXPECT_TRUE(converter::Calibrate(*model, RandomSamples(16, 100), {}, &ranges, &error)) << error;
   }
   EXPECT_TRUE(converter::QuantizeModel(*model, ranges, options, summary, &error)) << error;
@@ -231,6 +232,32 @@ TEST(QuantizeModel, FullInt8ClassifierRunsInt8AndStaysCloseToFloat) {
                std::max_element(b.begin(), b.end()) - b.begin();
     }
     EXPECT_GE(agree, 18);
+  }
+}
+
+TEST(QuantizeModel, Int16x8HasSymmetricInt16ActivationsAndInt64Bias) {
+  const Bytes float_model = FloatClassifier();
+  converter::QuantizeSummary summary;
+  converter::QuantizeOptions options;
+  options.mode = converter::QuantizeMode::kInt16x8;
+  const Bytes q = Quantize(float_model, options, &summary);
+  EXPECT_TRUE(summary.kept_float.empty());
+  std::string error;
+  converter::ModelPtr m = converter::UnpackModel(q, &error);
+  ASSERT_NE(m, nullptr) << error;
+  int int16_tensors = 0, int64_bias = 0;
+  for (const auto& t : m->subgraphs[0]->tensors) {
+    if (t->type == octet::edit::TensorType_INT16) {
+      ++int16_tensors;
+      EXPECT_EQ(t->quantization->zero_point, std::vector<int64_t>{0}) << t->name;
+    }
+    int64_bias += t->type == octet::edit::TensorType_INT64;
+  }
+  EXPECT_GE(int16_tensors, 8);
+  EXPECT_EQ(int64_bias, 3);  // the conv, depthwise and FC biases
+  for (const converter::Sample& s : RandomSamples(10, 700)) {
+    const std::vector<float> a = RunOn(float_model, s), b = RunOn(q, s);
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 0.03f);
   }
 }
 

@@ -91,7 +91,8 @@ int main(int argc, char** argv) {
 
   octet::cli::QuantizeCliOptions quantize;
   auto* quantize_cmd = app.add_subcommand(
-      "quantize", "post-training quantization of a float model (int8 spec), with an accuracy report");
+      "quantize",
+      "post-training quantization of a float model (int8 spec), with an accuracy report");
   quantize_cmd->add_option("model", quantize.model, "the float .tflite file")->required();
   quantize_cmd->add_option("--output,-o", quantize.output, "where the quantized .tflite goes")
       ->required();
@@ -104,10 +105,12 @@ int main(int argc, char** argv) {
       ->excludes(calibration_opt);
   quantize_cmd->add_option("--eval", quantize.eval,
                            "accuracy set, as --calibration (default: the calibration samples)");
-  quantize_cmd->add_option("--mode", quantize.mode, "full-int8 | dynamic-range | float16")
-      ->check(CLI::IsMember({"full-int8", "dynamic-range", "float16"}));
-  quantize_cmd->add_option("--io", quantize.io, "model inputs and outputs: float | int8 | uint8")
-      ->check(CLI::IsMember({"float", "int8", "uint8"}));
+  quantize_cmd->add_option("--mode", quantize.mode, "full-int8 | int16x8 | dynamic-range | float16")
+      ->check(CLI::IsMember({"full-int8", "int16x8", "dynamic-range", "float16"}));
+  quantize_cmd
+      ->add_option("--io", quantize.io,
+                   "model inputs and outputs: float | int8 | uint8 (full-int8) | int16 (int16x8)")
+      ->check(CLI::IsMember({"float", "int8", "uint8", "int16"}));
   quantize_cmd->add_option("--range", quantize.range, "activation ranges: minmax | percentile")
       ->check(CLI::IsMember({"minmax", "percentile"}));
   quantize_cmd->add_option("--percentile", quantize.percentile, "with --range percentile")
@@ -162,10 +165,17 @@ int main(int argc, char** argv) {
     if (*demo_cmd) return octet::cli::DemoCommand(demo_save);
     if (*fuse_cmd) return octet::cli::FuseCommand(fuse);
     if (*quantize_cmd) {
-      if (quantize.calibration.empty() && quantize.random == 0 && quantize.mode == "full-int8") {
-        throw octet::cli::Failure("full-int8 needs --calibration FILES or --random N");
+      if (quantize.calibration.empty() && quantize.random == 0 &&
+          (quantize.mode == "full-int8" || quantize.mode == "int16x8")) {
+        throw octet::cli::Failure(quantize.mode + " needs --calibration FILES or --random N");
       }
       if (quantize.calibration.empty() && quantize.random == 0) quantize.random = 1;
+      if ((quantize.io == "int16") != (quantize.mode == "int16x8" && quantize.io != "float")) {
+        throw octet::cli::Failure("--io " + quantize.io + " does not go with --mode " +
+                                  quantize.mode +
+                                  " (int16x8 takes float or int16, full-int8 "
+                                  "float, int8 or uint8)");
+      }
       return octet::cli::QuantizeCommand(quantize);
     }
     if (*ops_cmd) return octet::cli::OpsCommand();

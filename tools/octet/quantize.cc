@@ -128,13 +128,21 @@ Sample ConvertSample(const Sample& sample, const tflite::Interpreter& quantized)
     }
     const float scale = t->params.scale;
     const int zero = t->params.zero_point;
-    const int lo = t->type == kTfLiteInt8 ? -128 : 0, hi = t->type == kTfLiteInt8 ? 127 : 255;
-    std::vector<uint8_t> bytes(sample[k].size() / 4);
-    for (size_t i = 0; i < bytes.size(); ++i) {
+    const bool wide = t->type == kTfLiteInt16;
+    const int lo = t->type == kTfLiteUInt8 ? 0 : wide ? -32768 : -128;
+    const int hi = t->type == kTfLiteUInt8 ? 255 : wide ? 32767 : 127;
+    const size_t n = sample[k].size() / 4;
+    std::vector<uint8_t> bytes(n * (wide ? 2 : 1));
+    for (size_t i = 0; i < n; ++i) {
       float v;
       std::memcpy(&v, &sample[k][4 * i], 4);
       const int q = static_cast<int>(std::clamp<double>(std::round(v / scale) + zero, lo, hi));
-      bytes[i] = static_cast<uint8_t>(q);
+      if (wide) {
+        const int16_t q16 = static_cast<int16_t>(q);
+        std::memcpy(&bytes[2 * i], &q16, 2);
+      } else {
+        bytes[i] = static_cast<uint8_t>(q);
+      }
     }
     out.push_back(std::move(bytes));
   }
@@ -167,11 +175,12 @@ int QuantizeCommand(const QuantizeCliOptions& o) {
 
   converter::QuantizeOptions options;
   options.mode = o.mode == "full-int8"       ? converter::QuantizeMode::kFullInt8
+                 : o.mode == "int16x8"       ? converter::QuantizeMode::kInt16x8
                  : o.mode == "dynamic-range" ? converter::QuantizeMode::kDynamicRange
                                              : converter::QuantizeMode::kFloat16;
-  options.io = o.io == "int8"    ? converter::QuantizeIo::kInt8
-               : o.io == "uint8" ? converter::QuantizeIo::kUInt8
-                                 : converter::QuantizeIo::kFloat;
+  options.io = o.io == "int8" || o.io == "int16" ? converter::QuantizeIo::kInt8
+               : o.io == "uint8"                 ? converter::QuantizeIo::kUInt8
+                                                 : converter::QuantizeIo::kFloat;
   options.fc_per_channel = o.fc_per_channel;
 
   std::vector<Sample> calibration = o.calibration.empty()
@@ -180,7 +189,8 @@ int QuantizeCommand(const QuantizeCliOptions& o) {
   if (calibration.empty())
     throw Failure("no calibration samples (give --calibration or --random N)");
   std::map<int32_t, converter::TensorRange> ranges;
-  if (options.mode == converter::QuantizeMode::kFullInt8) {
+  if (options.mode == converter::QuantizeMode::kFullInt8 ||
+      options.mode == converter::QuantizeMode::kInt16x8) {
     converter::CalibrationOptions calibrate;
     if (o.range == "percentile") {
       calibrate.method = converter::RangeMethod::kPercentile;

@@ -83,4 +83,24 @@ int Int8OpVersion(edit::BuiltinOperator code, const edit::OperatorT& op,
   }
 }
 
+int Int16OpVersion(edit::BuiltinOperator code) {
+  switch (code) {
+    case edit::BuiltinOperator_CONV_2D:
+      return 4;
+    case edit::BuiltinOperator_DEPTHWISE_CONV_2D:
+      return 5;
+    case edit::BuiltinOperator_FULLY_CONNECTED:
+      return 7;
+    case edit::BuiltinOperator_MUL:
+      return 4;
+    case edit::BuiltinOperator_RESHAPE:
+    case edit::BuiltinOperator_SQUEEZE:
+      return 1;
+    case edit::BuiltinOperator_QUANTIZE:
+      return 2;
+    default:
+      return 3;  // ADD, SUB, pooling, SOFTMAX, LOGISTIC, TANH, CONCATENATION, DEQUANTIZE, ...
+  }
+}
+
 }  // namespace octet::converter

@@ -31,6 +31,8 @@ bool Int8RuleFor(edit::BuiltinOperator code, OpQuantRule* rule);
 // form in `graph`.
 int Int8OpVersion(edit::BuiltinOperator code, const edit::OperatorT& op,
                   const edit::SubGraphT& graph);
+// The same for 16x8 (int16 activations, int8 weights), per op_version.cc's int16 cases.
+int Int16OpVersion(edit::BuiltinOperator code);
 
 }  // namespace octet::converter
 

@@ -6,6 +6,7 @@
 #include "converter/quantize/quantize_model.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "converter/graph.h"
 #include "converter/quantize/op_quant_rules.h"
@@ -25,7 +26,9 @@ class Int8Rewriter {
         graph_(*model.subgraphs.at(0)),
         ranges_(ranges),
         options_(options),
-        summary_(summary) {}
+        summary_(summary),
+        int16_(options.mode == QuantizeMode::kInt16x8),
+        act_type_(int16_ ? edit::TensorType_INT16 : edit::TensorType_INT8) {}
 
   bool Run(std::string* error);
 
@@ -35,10 +38,19 @@ class Int8Rewriter {
            graph_.tensors[t]->type == edit::TensorType_FLOAT32;
   }
   bool HasRange(int32_t t) const { return ranges_.count(t) > 0; }
+  // int8: asymmetric over the range; 16x8: symmetric int16 (zero point 0), as the spec says.
   quant::AffineParams RangeParams(int32_t t) const {
     const TensorRange& r = ranges_.at(t);
+    if (int16_) {
+      return {quant::SymmetricScale(std::max(std::fabs(r.min), std::fabs(r.max)), 32767), 0};
+    }
     return quant::AsymmetricParams(r.min, r.max, -128, 127);
   }
+  int Version(edit::BuiltinOperator code, const edit::OperatorT& op) const {
+    return int16_ ? Int16OpVersion(code) : Int8OpVersion(code, op, graph_);
+  }
+  bool IsAct(int32_t t) const { return graph_.tensors[t]->type == act_type_; }
+  int QuantizeVersion() const { return int16_ ? 2 : 1; }  // op_version.cc: int16 output -> 2
   // A new tensor like `t` (shape, name + suffix) of `type`.
   int32_t NewTensor(int32_t t, edit::TensorType type, const std::string& suffix) {
     auto tensor = std::make_unique<edit::TensorT>();
@@ -80,6 +92,8 @@ class Int8Rewriter {
   const std::map<int32_t, TensorRange>& ranges_;
   const QuantizeOptions& options_;
   QuantizeSummary* summary_;
+  const bool int16_;
+  const edit::TensorType act_type_;  // INT8, or INT16 for 16x8
   Ops ops_;
   std::vector<bool> in_int8_;              // by original tensor: converted in place
   std::map<int32_t, int32_t> int8_copy_;   // float tensor -> its QUANTIZE'd twin
@@ -95,7 +109,7 @@ int32_t Int8Rewriter::Int8Of(int32_t t) {
       if (found != int8_copy_.end()) return found->second;
       const int32_t q = NewTensor(t, edit::TensorType_INT8, "_int8");
       SetQuantization(*graph_.tensors[q], Params(t).scale[0], Params(t).zero_point[0] - 128);
-      Emit(edit::BuiltinOperator_QUANTIZE, 1, t, q);
+      Emit(edit::BuiltinOperator_QUANTIZE, QuantizeVersion(), t, q);
       return int8_copy_[t] = q;
     }
     return t;
@@ -103,9 +117,9 @@ int32_t Int8Rewriter::Int8Of(int32_t t) {
   auto found = int8_copy_.find(t);
   if (found != int8_copy_.end()) return found->second;
   const quant::AffineParams p = RangeParams(t);
-  const int32_t q = NewTensor(t, edit::TensorType_INT8, "_int8");
+  const int32_t q = NewTensor(t, act_type_, int16_ ? "_int16" : "_int8");
   SetQuantization(*graph_.tensors[q], p.scale, p.zero_point);
-  Emit(edit::BuiltinOperator_QUANTIZE, 1, t, q);
+  Emit(edit::BuiltinOperator_QUANTIZE, QuantizeVersion(), t, q);
   return int8_copy_[t] = q;
 }
 
@@ -115,9 +129,9 @@ int32_t Int8Rewriter::Int8With(int32_t t, int32_t like) {
   const auto key = std::make_pair(q, like);
   auto found = requantized_.find(key);
   if (found != requantized_.end()) return found->second;
-  const int32_t r = NewTensor(t, edit::TensorType_INT8, "_requantized");
+  const int32_t r = NewTensor(t, act_type_, "_requantized");
   SetQuantization(*graph_.tensors[r], Params(like).scale[0], Params(like).zero_point[0]);
-  Emit(edit::BuiltinOperator_QUANTIZE, 1, q, r);
+  Emit(edit::BuiltinOperator_QUANTIZE, QuantizeVersion(), q, r);
   return requantized_[key] = r;
 }
 
@@ -126,7 +140,11 @@ int32_t Int8Rewriter::FloatOf(int32_t t) {
   auto found = float_copy_.find(t);
   if (found != float_copy_.end()) return found->second;
   const int32_t f = NewTensor(t, edit::TensorType_FLOAT32, "_float");
-  Emit(edit::BuiltinOperator_DEQUANTIZE, graph_.tensors[t]->type == edit::TensorType_INT8 ? 2 : 1,
+  const edit::TensorType type = graph_.tensors[t]->type;
+  Emit(edit::BuiltinOperator_DEQUANTIZE,
+       type == edit::TensorType_INT16  ? 3
+       : type == edit::TensorType_INT8 ? 2
+                                       : 1,
        t, f);
   return float_copy_[t] = f;
 }
@@ -185,7 +203,9 @@ bool Int8Rewriter::QuantizeOp(std::unique_ptr<edit::OperatorT> op, const OpQuant
   if (rule.output == OutputRule::kCalibrated) {
     out_params = RangeParams(out);
   } else if (rule.output == OutputRule::kFixed) {
-    out_params = {rule.fixed_scale, rule.fixed_zero_point};
+    // int16 outputs of SOFTMAX / LOGISTIC / TANH: 1/32768 and zero point 0 (seed 000).
+    out_params = int16_ ? quant::AffineParams{1.0f / 32768.0f, 0}
+                        : quant::AffineParams{rule.fixed_scale, rule.fixed_zero_point};
   } else {
     out_known = false;  // from the input, below
   }
@@ -203,7 +223,8 @@ bool Int8Rewriter::QuantizeOp(std::unique_ptr<edit::OperatorT> op, const OpQuant
       if (IsActivation(t) || (t < static_cast<int32_t>(in_int8_.size()) && in_int8_[t])) {
         t = Int8Of(t);
       } else {
-        t = QuantizeConstantAsymmetric(model_, graph_, t);
+        t = int16_ ? QuantizeConstantInt16(model_, graph_, t)
+                   : QuantizeConstantAsymmetric(model_, graph_, t);
       }
     }
   }
@@ -212,7 +233,7 @@ bool Int8Rewriter::QuantizeOp(std::unique_ptr<edit::OperatorT> op, const OpQuant
     out_params = {in.scale[0], static_cast<int32_t>(in.zero_point[0])};
   }
   edit::TensorT& output = *graph_.tensors[out];
-  output.type = edit::TensorType_INT8;
+  output.type = act_type_;
   SetQuantization(output, out_params.scale, out_params.zero_point);
   if (rule.same_inputs_as_output) {
     for (int32_t& t : op->inputs) {
@@ -223,7 +244,8 @@ bool Int8Rewriter::QuantizeOp(std::unique_ptr<edit::OperatorT> op, const OpQuant
       op->inputs[rule.bias] >= 0) {
     const float input_scale = Params(op->inputs[0]).scale[0];
     op->inputs[rule.bias] =
-        QuantizeBias(model_, graph_, op->inputs[rule.bias], input_scale, weight_scales);
+        QuantizeBias(model_, graph_, op->inputs[rule.bias], input_scale, weight_scales,
+                     /*int64=*/int16_);
   }
   for (size_t i = 0; i < op->inputs.size(); ++i) {
     // A weight, bias or constant that could not be quantized leaves -1 where a tensor was.
@@ -231,7 +253,7 @@ bool Int8Rewriter::QuantizeOp(std::unique_ptr<edit::OperatorT> op, const OpQuant
   }
   in_int8_.resize(graph_.tensors.size(), false);
   in_int8_[out] = true;
-  op->opcode_index = FindOrAddOpCode(model_, code, Int8OpVersion(code, *op, graph_));
+  op->opcode_index = FindOrAddOpCode(model_, code, Version(code, *op));
   ops_.push_back(std::move(op));
   return true;
 }
@@ -249,7 +271,7 @@ bool Int8Rewriter::Run(std::string* error) {
     const quant::AffineParams p = RangeParams(t);
     edit::TensorT& tensor = *graph_.tensors[t];
     if (options_.io == QuantizeIo::kInt8) {
-      tensor.type = edit::TensorType_INT8;
+      tensor.type = act_type_;
       SetQuantization(tensor, p.scale, p.zero_point);
     } else {
       tensor.type = edit::TensorType_UINT8;
@@ -280,14 +302,12 @@ bool Int8Rewriter::Run(std::string* error) {
   }
   // Model outputs: converted back (float io), left as int8, or moved to uint8.
   for (int32_t& t : graph_.outputs) {
-    const bool int8 = t < static_cast<int32_t>(in_int8_.size()) && in_int8_[t] &&
-                      graph_.tensors[t]->type == edit::TensorType_INT8;
+    const bool int8 = t < static_cast<int32_t>(in_int8_.size()) && in_int8_[t] && IsAct(t);
     if (options_.io == QuantizeIo::kFloat && int8) {
+      // The float output keeps the model's output name; the integer tensor gets a suffix.
       const int32_t f = FloatOf(t);
-      std::swap(graph_.tensors[t]->name, graph_.tensors[f]->name);
-      graph_.tensors[t]->name += "_int8";
-      graph_.tensors[f]->name.resize(graph_.tensors[f]->name.size() - std::string("_float").size() +
-                                     std::string("_float").size());
+      graph_.tensors[f]->name = graph_.tensors[t]->name;
+      graph_.tensors[t]->name += int16_ ? "_int16" : "_int8";
       t = f;
     } else if (options_.io != QuantizeIo::kFloat && !int8 && IsActivation(t) && HasRange(t)) {
       t = Int8Of(t);
@@ -330,7 +350,11 @@ bool QuantizeModel(edit::ModelT& model, const std::map<int32_t, TensorRange>& ra
   if (DequantizeConstants(model) > 0) {
     summary->notes.push_back("int8 weights of the input model dequantized, then quantized afresh");
   }
-  if (options.mode == QuantizeMode::kFullInt8) {
+  if (options.mode == QuantizeMode::kInt16x8 && options.io == QuantizeIo::kUInt8) {
+    *error = "--io uint8 goes with full-int8; 16x8 models take int16 or float inputs";
+    return false;
+  }
+  if (options.mode == QuantizeMode::kFullInt8 || options.mode == QuantizeMode::kInt16x8) {
     Int8Rewriter rewriter(model, ranges, options, summary);
     if (!rewriter.Run(error)) return false;
   } else {

@@ -13,6 +13,7 @@ namespace octet::converter {
 
 enum class QuantizeMode {
   kFullInt8,      // int8 weights and activations, int32 bias (needs calibration ranges)
+  kInt16x8,       // int8 weights, symmetric int16 activations, int64 bias (calibrated)
   kDynamicRange,  // int8 weights of CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED, float
                   // activations
   kFloat16,       // float16 constants, DEQUANTIZE'd to float once at prepare

@@ -79,20 +79,28 @@ int32_t QuantizeWeights(edit::ModelT& model, edit::SubGraphT& graph, int32_t t, 
 }
 
 int32_t QuantizeBias(edit::ModelT& model, edit::SubGraphT& graph, int32_t t, float input_scale,
-                     const std::vector<float>& weight_scales) {
+                     const std::vector<float>& weight_scales, bool int64) {
   std::vector<float> b;
   if (!ConstantFloats(model, graph, t, &b) || b.empty()) return -1;
   if (weight_scales.size() != 1 && weight_scales.size() != b.size()) return -1;
   std::vector<float> scales(weight_scales.size());
   for (size_t c = 0; c < scales.size(); ++c) scales[c] = input_scale * weight_scales[c];
-  std::vector<uint8_t> bytes(b.size() * 4);
+  const size_t width = int64 ? 8 : 4;
+  std::vector<uint8_t> bytes(b.size() * width);
   for (size_t i = 0; i < b.size(); ++i) {
-    const int32_t q =
-        quant::QuantizeValue(b[i], scales[scales.size() == 1 ? 0 : i], 0, -2147483647, 2147483647);
-    std::memcpy(&bytes[4 * i], &q, 4);
+    const float scale = scales[scales.size() == 1 ? 0 : i];
+    if (int64) {
+      const double real = std::round(static_cast<double>(b[i]) / scale);
+      const int64_t q = static_cast<int64_t>(std::clamp(real, -9.0e18, 9.0e18));
+      std::memcpy(&bytes[8 * i], &q, 8);
+    } else {
+      const int32_t q = quant::QuantizeValue(b[i], scale, 0, -2147483647, 2147483647);
+      std::memcpy(&bytes[4 * i], &q, 4);
+    }
   }
-  const int32_t q = AddConstantTensor(model, graph, edit::TensorType_INT32, graph.tensors[t]->shape,
-                                      std::move(bytes), graph.tensors[t]->name);
+  const int32_t q =
+      AddConstantTensor(model, graph, int64 ? edit::TensorType_INT64 : edit::TensorType_INT32,
+                        graph.tensors[t]->shape, std::move(bytes), graph.tensors[t]->name);
   auto params = std::make_unique<edit::QuantizationParametersT>();
   params->scale = scales;
   params->zero_point.assign(scales.size(), 0);
@@ -116,6 +124,23 @@ int32_t QuantizeConstantAsymmetric(edit::ModelT& model, edit::SubGraphT& graph, 
   return q;
 }
 
+int32_t QuantizeConstantInt16(edit::ModelT& model, edit::SubGraphT& graph, int32_t t) {
+  std::vector<float> v;
+  if (!ConstantFloats(model, graph, t, &v) || v.empty()) return -1;
+  float max_abs = 0;
+  for (float x : v) max_abs = std::max(max_abs, std::fabs(x));
+  const float scale = quant::SymmetricScale(max_abs, 32767);
+  std::vector<uint8_t> bytes(v.size() * 2);
+  for (size_t i = 0; i < v.size(); ++i) {
+    const int16_t q = static_cast<int16_t>(quant::QuantizeValue(v[i], scale, 0, -32767, 32767));
+    std::memcpy(&bytes[2 * i], &q, 2);
+  }
+  const int32_t q = AddConstantTensor(model, graph, edit::TensorType_INT16, graph.tensors[t]->shape,
+                                      std::move(bytes), graph.tensors[t]->name);
+  SetQuantization(*graph.tensors[q], scale, 0);
+  return q;
+}
+
 int DequantizeConstants(edit::ModelT& model) {
   if (model.subgraphs.empty()) return 0;
   edit::SubGraphT& graph = *model.subgraphs[0];
@@ -136,7 +161,8 @@ int DequantizeConstants(edit::ModelT& model) {
       continue;
     }
     int64_t inner = 1;
-    for (size_t d = axis + 1; channels > 1 && d < tensor.shape.size(); ++d) inner *= tensor.shape[d];
+    for (size_t d = axis + 1; channels > 1 && d < tensor.shape.size(); ++d)
+      inner *= tensor.shape[d];
     std::vector<float> values(bytes->size());
     for (size_t i = 0; i < values.size(); ++i) {
       const size_t c = channels > 1 ? (i / inner) % channels : 0;

@@ -16,13 +16,16 @@ namespace octet::converter {
 int32_t QuantizeWeights(edit::ModelT& model, edit::SubGraphT& graph, int32_t t, int axis,
                         std::vector<float>* scales);
 
-// A new INT32 bias from float constant `t`: per channel scale input_scale * weight_scale[c].
+// A new INT32 (or, for 16x8, INT64) bias from float constant `t`: per channel scale
+// input_scale * weight_scale[c].
 int32_t QuantizeBias(edit::ModelT& model, edit::SubGraphT& graph, int32_t t, float input_scale,
-                     const std::vector<float>& weight_scales);
+                     const std::vector<float>& weight_scales, bool int64 = false);
 
 // A new INT8 constant from float constant `t`, asymmetric over its own range (an operand of
 // ADD / MUL / CONCATENATION that the model keeps constant).
 int32_t QuantizeConstantAsymmetric(edit::ModelT& model, edit::SubGraphT& graph, int32_t t);
+// The same for 16x8: INT16, symmetric (zero point 0) over the constant's largest magnitude.
+int32_t QuantizeConstantInt16(edit::ModelT& model, edit::SubGraphT& graph, int32_t t);
 
 // A new FLOAT16 constant with the values of float constant `t`.
 int32_t Float16Constant(edit::ModelT& model, edit::SubGraphT& graph, int32_t t);
