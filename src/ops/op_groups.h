@@ -22,6 +22,7 @@ void AddNn3dBuiltins(tflite::MutableOpResolver* resolver);         // src/ops/nn
 void AddRandomBuiltins(tflite::MutableOpResolver* resolver);       // src/ops/random/
 void AddSparseBuiltins(tflite::MutableOpResolver* resolver);       // src/ops/sparse/
 void AddWindowBuiltins(tflite::MutableOpResolver* resolver);       // src/ops/window/
+void AddStablehloBuiltins(tflite::MutableOpResolver* resolver);    // src/ops/stablehlo/
 
 // Replaces the ops that have optimized variants by their reference-pinned registrations
 // (Register_X_REF), for BuiltinRefOpResolver.

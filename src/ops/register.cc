@@ -23,6 +23,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   octet::ops::AddRandomBuiltins(this);
   octet::ops::AddSparseBuiltins(this);
   octet::ops::AddWindowBuiltins(this);
+  octet::ops::AddStablehloBuiltins(this);
 }
 
 BuiltinRefOpResolver::BuiltinRefOpResolver() {

@@ -57,6 +57,15 @@ TEST(Issue9Builtins, VersionRanges) {
       {tflite::BuiltinOperator_DENSIFY, 1},
       {tflite::BuiltinOperator_DILATE, 1},
       {tflite::BuiltinOperator_REDUCE_WINDOW, 1},
+      {tflite::BuiltinOperator_STABLEHLO_ADD, 1},
+      {tflite::BuiltinOperator_STABLEHLO_MULTIPLY, 1},
+      {tflite::BuiltinOperator_STABLEHLO_MAXIMUM, 1},
+      {tflite::BuiltinOperator_STABLEHLO_MINIMUM, 1},
+      {tflite::BuiltinOperator_STABLEHLO_AND, 1},
+      {tflite::BuiltinOperator_STABLEHLO_SHIFT_LEFT, 1},
+      {tflite::BuiltinOperator_STABLEHLO_PAD, 1},
+      {tflite::BuiltinOperator_STABLEHLO_COMPOSITE, 1},
+      {tflite::BuiltinOperator_STABLEHLO_CASE, 1},
   };
   for (const Expect& e : expects) {
     const char* name = tflite::EnumNameBuiltinOperator(e.op);
