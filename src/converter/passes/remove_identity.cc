@@ -44,15 +44,18 @@ bool RewriteOne(edit::ModelT& model, edit::SubGraphT& graph, PassLog& log) {
                 " -> one RESHAPE");
         return true;
       }
+      // Described before the bypass: it erases the op.
+      const std::string what = Where(model, op, i);
       if (StaticShape(tx) && StaticShape(ty) && tx.shape == ty.shape && SameValues(tx, ty) &&
           BypassOperator(graph, static_cast<int>(i), x, y)) {
-        log.Add(Where(model, op, i) + " keeps the shape: removed");
+        log.Add(what + " keeps the shape: removed");
         return true;
       }
     } else if (code == edit::BuiltinOperator_QUANTIZE && op.inputs.size() == 1) {
+      const std::string what = Where(model, op, i);
       if (IsQuantizedType(tx.type) && SameValues(tx, ty) &&
           BypassOperator(graph, static_cast<int>(i), x, y)) {
-        log.Add(Where(model, op, i) + " to the same parameters: removed");
+        log.Add(what + " to the same parameters: removed");
         return true;
       }
       const int p = usage.producer(x);

@@ -77,14 +77,16 @@ class Collect : public tflite::ErrorReporter {
 
 // Builds an interpreter for `bytes`; the builder's status, messages in *errors.
 struct Loaded {
+  std::vector<uint8_t> bytes;  // the model reads its buffer in place: it must outlive it
   std::unique_ptr<tflite::FlatBufferModel> model;
   std::unique_ptr<tflite::Interpreter> interpreter;
   TfLiteStatus status = kTfLiteError;
 };
 Loaded Load(const std::vector<uint8_t>& bytes, Collect* errors) {
   Loaded loaded;
+  loaded.bytes = bytes;
   loaded.model = tflite::FlatBufferModel::BuildFromBuffer(
-      reinterpret_cast<const char*>(bytes.data()), bytes.size(), errors);
+      reinterpret_cast<const char*>(loaded.bytes.data()), loaded.bytes.size(), errors);
   if (loaded.model == nullptr) return loaded;
   tflite::ops::builtin::BuiltinOpResolver resolver;
   loaded.status = tflite::InterpreterBuilder(*loaded.model, resolver)(&loaded.interpreter);
