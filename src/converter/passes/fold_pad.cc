@@ -12,13 +12,14 @@ namespace octet::converter::passes {
 namespace {
 
 // TFLite's SAME padding for one spatial dim: (before, after), and the output size.
+// In 64 bits: strides and dilations come from the file, and int32 sums of them can overflow.
 struct SamePadding {
-  int before, after, out;
+  int64_t before, after, out;
 };
-SamePadding Same(int in, int filter, int stride, int dilation) {
-  const int out = (in + stride - 1) / stride;
-  const int effective = (filter - 1) * dilation + 1;
-  const int total = std::max((out - 1) * stride + effective - in, 0);
+SamePadding Same(int64_t in, int64_t filter, int64_t stride, int64_t dilation) {
+  const int64_t out = (in + stride - 1) / stride;
+  const int64_t effective = (filter - 1) * dilation + 1;
+  const int64_t total = std::max<int64_t>((out - 1) * stride + effective - in, 0);
   return {total / 2, total - total / 2, out};
 }
 
@@ -114,7 +115,7 @@ bool FoldPad(edit::ModelT& model, PassLog& log, std::string* /*error*/) {
       }
       const SamePadding h = Same(data.shape[1], filter.shape[1], stride_h, dilation_h);
       const SamePadding w = Same(data.shape[2], filter.shape[2], stride_w, dilation_w);
-      const auto valid_out = [](int64_t in, int filter_size, int stride, int dilation) {
+      const auto valid_out = [](int64_t in, int64_t filter_size, int64_t stride, int64_t dilation) {
         return (in - ((filter_size - 1) * dilation + 1)) / stride + 1;
       };
       if (pads[1][0] != h.before || pads[1][1] != h.after || pads[2][0] != w.before ||

@@ -44,19 +44,20 @@ bool RewriteOne(edit::ModelT& model, edit::SubGraphT& graph, PassLog& log) {
                 " -> one RESHAPE");
         return true;
       }
-      // Described before the bypass: it erases the op.
-      const std::string what = Where(model, op, i);
-      if (StaticShape(tx) && StaticShape(ty) && tx.shape == ty.shape && SameValues(tx, ty) &&
-          BypassOperator(graph, static_cast<int>(i), x, y)) {
-        log.Add(what + " keeps the shape: removed");
-        return true;
+      if (StaticShape(tx) && StaticShape(ty) && tx.shape == ty.shape && SameValues(tx, ty)) {
+        const std::string what = Where(model, op, i);  // before the bypass erases the op
+        if (BypassOperator(graph, static_cast<int>(i), x, y)) {
+          log.Add(what + " keeps the shape: removed");
+          return true;
+        }
       }
     } else if (code == edit::BuiltinOperator_QUANTIZE && op.inputs.size() == 1) {
-      const std::string what = Where(model, op, i);
-      if (IsQuantizedType(tx.type) && SameValues(tx, ty) &&
-          BypassOperator(graph, static_cast<int>(i), x, y)) {
-        log.Add(what + " to the same parameters: removed");
-        return true;
+      if (IsQuantizedType(tx.type) && SameValues(tx, ty)) {
+        const std::string what = Where(model, op, i);  // before the bypass erases the op
+        if (BypassOperator(graph, static_cast<int>(i), x, y)) {
+          log.Add(what + " to the same parameters: removed");
+          return true;
+        }
       }
       const int p = usage.producer(x);
       if (p >= 0 && OpCodeOf(model, *graph.operators[p]) == edit::BuiltinOperator_DEQUANTIZE &&
