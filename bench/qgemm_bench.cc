@@ -39,7 +39,9 @@ const Layer kLayers[] = {
     {"mbv2_7_160to960", 7, 7, 160, 960, 1, 1},
     {"mbv2_7_960to320", 7, 7, 960, 320, 1, 1},
     {"mbv2_7_320to1280", 7, 7, 320, 1280, 1, 1},
+    {"resnet8_32_3to16_3x3", 32, 32, 3, 16, 3, 1},
     {"resnet8_32_16to16_3x3", 32, 32, 16, 16, 3, 1},
+    {"resnet8_32_16to32_1x1s2", 32, 32, 16, 32, 1, 2},
     {"resnet8_16_32to32_3x3", 16, 16, 32, 32, 3, 1},
     {"resnet8_8_64to64_3x3", 8, 8, 64, 64, 3, 1},
     // VWW's first layer: three input channels, eight outputs.

@@ -210,6 +210,41 @@ TEST_P(QGemmPathTest, PointwiseAndLargeChannelCounts) {
   }
 }
 
+// Wide images, so that most tiles are whole output-row runs with every window inside (the
+// driver's per-tile shortcut) and the last windows end at the input's last byte (the im2col
+// copies' 16-byte moves must stop short of it: ASan checks the exact-size input).
+TEST_P(QGemmPathTest, WideRowsWholeTilesAndInputEnd) {
+  std::mt19937 rng(2024);
+  struct Wide {
+    int in_c, kernel, stride, dilation, out_c;
+    bool same;
+  };
+  const Wide cases[] = {
+      {3, 3, 1, 1, 16, true},   {3, 3, 2, 1, 8, false},   {16, 3, 1, 1, 16, true},
+      {16, 3, 1, 1, 16, false}, {16, 1, 2, 1, 32, false}, {64, 3, 1, 2, 24, true},
+      {40, 3, 2, 1, 20, false}, {1, 5, 1, 1, 9, false},   {7, 2, 1, 1, 33, false},
+  };
+  for (const Wide& w : cases) {
+    for (int in_w : {17, 23}) {
+      ConvCase c;
+      QConvShape& s = c.shape;
+      s.batches = 2;
+      s.in_h = 5;
+      s.in_w = in_w;
+      s.in_c = w.in_c;
+      s.kernel_h = s.kernel_w = w.kernel;
+      s.stride_h = s.stride_w = w.stride;
+      s.dilation_h = s.dilation_w = w.dilation;
+      Window(w.same, s.in_h, s.kernel_h, s.stride_h, s.dilation_h, &s.out_h, &s.pad_h);
+      Window(w.same, s.in_w, s.kernel_w, s.stride_w, s.dilation_w, &s.out_w, &s.pad_w);
+      c.out_c = w.out_c;
+      c.input_signed = in_w == 17;
+      CheckConv(c, kernel(), rng);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 TEST_P(QGemmPathTest, RandomFullyConnectedMatchesReference) {
   std::mt19937 rng(77);
   for (int i = 0; i < 200; ++i) {

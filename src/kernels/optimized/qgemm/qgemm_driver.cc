@@ -24,6 +24,8 @@ struct RowSource {
   const uint8_t* zero_row = nullptr;
   // Input addresses up to this one have a whole padded tap readable (0: none).
   uintptr_t last_padded_start = 0;
+  // One past the input's last byte (convolutions).
+  uintptr_t input_end = 0;
 };
 
 // The last address from which `padded_tap` bytes stay within `bytes` bytes at `base`.
@@ -52,6 +54,13 @@ class PixelCursor {
   PixelOrigin origin() const {
     return {image_, oy_ * s_.stride_h - s_.pad_h, ox_ * s_.stride_w - s_.pad_w};
   }
+  // Whether the next n pixels lie in the current output row.
+  bool RowHolds(int n) const { return ox_ + n <= s_.out_w; }
+  // Moves n pixels on within the row (RowHolds(n) must be true).
+  void Skip(int n) {
+    ox_ += n - 1;
+    Next();
+  }
   void Next() {
     if (++ox_ < s_.out_w) return;
     ox_ = 0;
@@ -79,6 +88,16 @@ inline uint8_t* CopyShort(uint8_t* dst, const uint8_t* src, int n) {
   return dst;
 }
 
+// Copies n bytes in whole 16-byte moves when the source has them readable (the destination
+// always has: gathered rows keep 16 bytes of slack); the bytes past n are overwritten by the
+// next piece or ignored. A 3-channel filter row (9 bytes) is then one move, not nine.
+inline uint8_t* CopyRun(uint8_t* dst, const uint8_t* src, int n, uintptr_t src_end) {
+  const size_t whole = RoundUp(static_cast<size_t>(n), 16);
+  if (reinterpret_cast<uintptr_t>(src) + whole > src_end) return CopyShort(dst, src, n);
+  for (size_t i = 0; i < whole; i += 16) std::memcpy(dst + i, src + i, 16);
+  return dst + n;
+}
+
 // One tile's rows of a convolution: the table of tap pointers (a[tap * mr + row]) and, for
 // rows that need it, their gathered bytes.
 class TileRows {
@@ -96,6 +115,11 @@ class TileRows {
     next_row_ = row0 + rows;
     PixelCursor& cursor = *cursor_;
     const PixelOrigin first = cursor.origin();
+    if (rows == mr_ && packed_.layout != QGemmLayout::kIm2col && cursor.RowHolds(rows) &&
+        SameRowInside(first, rows)) {
+      cursor.Skip(rows);
+      return padded_ok_;
+    }
     for (int i = 0; i < mr_; ++i) {
       // Rows past the tile's end repeat its first row.
       const PixelOrigin o = i < rows ? cursor.origin() : first;
@@ -125,6 +149,44 @@ class TileRows {
     const uintptr_t gathered = reinterpret_cast<uintptr_t>(gathered_[0]);
     const bool slack = p == src_.zero_row || (at >= gathered && at < gathered + sizeof(gathered_));
     if (!slack && at > src_.last_padded_start) padded_ok_ = false;
+  }
+
+  // The table of a whole tile whose pixels are consecutive in one output row with every
+  // filter window inside the image horizontally (most tiles): each tap's pointers for rows
+  // 1.. are row 0's plus a fixed step, so the tile's taps are worked out once, not per row.
+  // Returns false, doing nothing, when the tile does not qualify.
+  bool SameRowInside(const PixelOrigin& o, int rows) {
+    const QConvShape& s = *src_.conv;
+    const int kernel_h = s.kernel_h, kernel_w = s.kernel_w, in_h = s.in_h, in_w = s.in_w;
+    const int dilation_h = s.dilation_h, dilation_w = s.dilation_w;
+    const size_t in_c = static_cast<size_t>(s.in_c);
+    const int last_ix0 = o.ix0 + (rows - 1) * s.stride_w;
+    if (o.ix0 < 0 || last_ix0 + (kernel_w - 1) * dilation_w >= in_w) return false;
+    const size_t step = static_cast<size_t>(s.stride_w) * in_c;
+    const size_t last_offset = (rows - 1) * step;
+    const bool row_taps = packed_.layout == QGemmLayout::kRowTaps;
+    const int taps_per_row = row_taps ? 1 : kernel_w;
+    const uint8_t* const zero_row = src_.zero_row;
+    const uintptr_t last_padded_start = src_.last_padded_start;
+    const int mr = mr_;
+    const uint8_t** entry = table_;
+    bool padded_ok = true;
+    for (int fy = 0; fy < kernel_h; ++fy) {
+      const int iy = o.iy0 + fy * dilation_h;
+      if (iy < 0 || iy >= in_h) {
+        for (int i = 0; i < taps_per_row * mr; ++i) entry[i] = zero_row;
+        entry += taps_per_row * mr;
+        continue;
+      }
+      const uint8_t* line = o.image + (static_cast<size_t>(iy) * in_w + o.ix0) * in_c;
+      for (int fx = 0; fx < taps_per_row; ++fx, entry += mr) {
+        const uint8_t* p = line + static_cast<size_t>(fx) * dilation_w * in_c;
+        for (int i = 0; i < mr; ++i) entry[i] = p + i * step;
+        padded_ok = padded_ok && reinterpret_cast<uintptr_t>(p + last_offset) <= last_padded_start;
+      }
+    }
+    padded_ok_ = padded_ok;
+    return true;
   }
 
   // Zeroes the bytes after a gathered row up to its channel-group padding (they are read).
@@ -219,22 +281,33 @@ class TileRows {
   }
 
   // Every tap copied into one row; a filter row inside the image without dilation is one run.
+  // The shape is read into locals: stores through the byte pointer could alias its fields.
   void Im2col(const PixelOrigin& o, int row) {
     const QConvShape& s = *src_.conv;
+    const int kernel_h = s.kernel_h, kernel_w = s.kernel_w, in_h = s.in_h, in_w = s.in_w;
+    const int dilation_h = s.dilation_h, dilation_w = s.dilation_w, in_c = s.in_c;
+    const size_t line_bytes = static_cast<size_t>(in_w) * in_c;
+    const uint8_t* const zero_row = src_.zero_row;
+    // The zero row holds at least a whole 16-byte multiple of in_c bytes.
+    const uintptr_t zero_end = reinterpret_cast<uintptr_t>(zero_row) + RoundUp(in_c, 16);
+    const uintptr_t input_end = src_.input_end;
+    const bool row_run = dilation_w == 1 && o.ix0 >= 0 && o.ix0 + kernel_w <= in_w;
     uint8_t* out = gathered_[row];
-    for (int fy = 0; fy < s.kernel_h; ++fy) {
-      const int iy = o.iy0 + fy * s.dilation_h;
-      const bool row_inside = iy >= 0 && iy < s.in_h;
-      const uint8_t* line = o.image + static_cast<size_t>(row_inside ? iy : 0) * s.in_w * s.in_c;
-      if (row_inside && s.dilation_w == 1 && o.ix0 >= 0 && o.ix0 + s.kernel_w <= s.in_w) {
-        out = CopyShort(out, line + static_cast<size_t>(o.ix0) * s.in_c, s.kernel_w * s.in_c);
+    for (int fy = 0; fy < kernel_h; ++fy) {
+      const int iy = o.iy0 + fy * dilation_h;
+      const bool row_inside = iy >= 0 && iy < in_h;
+      const uint8_t* line = o.image + static_cast<size_t>(row_inside ? iy : 0) * line_bytes;
+      if (row_inside && row_run) {
+        out = CopyRun(out, line + static_cast<size_t>(o.ix0) * in_c, kernel_w * in_c, input_end);
         continue;
       }
-      for (int fx = 0; fx < s.kernel_w; ++fx) {
-        const int ix = o.ix0 + fx * s.dilation_w;
-        const bool inside = row_inside && ix >= 0 && ix < s.in_w;
-        out = CopyShort(out, inside ? line + static_cast<size_t>(ix) * s.in_c : src_.zero_row,
-                        s.in_c);
+      for (int fx = 0; fx < kernel_w; ++fx) {
+        const int ix = o.ix0 + fx * dilation_w;
+        if (row_inside && ix >= 0 && ix < in_w) {
+          out = CopyRun(out, line + static_cast<size_t>(ix) * in_c, in_c, input_end);
+        } else {
+          out = CopyRun(out, zero_row, in_c, zero_end);
+        }
       }
     }
     PadGathered(out);
@@ -382,6 +455,7 @@ void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint
   } else {
     src.conv = &shape;
     src.zero_row = zero_row;
+    src.input_end = reinterpret_cast<uintptr_t>(input) + input_bytes;
     Run<TileRows>(packed, src, rows, output, pool);
   }
 }
