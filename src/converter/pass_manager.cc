@@ -26,6 +26,11 @@ const std::vector<PassInfo>& AllPasses() {
       {"hard-swish", "x * relu6(x + 3) / 6 -> HARD_SWISH", passes::FuseHardSwish},
       {"gelu", "0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) -> GELU (approximate)",
        passes::FuseGelu},
+      {"lstm-cells",
+       "unrolled float LSTM cells (FC+FC, SPLIT, gates, c = f*c + i*g, h = o*tanh(c)) over an "
+       "UNPACK -> UNIDIRECTIONAL_SEQUENCE_LSTM, whose state then carries over between invokes "
+       "as in every TFLite LSTM",
+       passes::FuseLstmCells, false},
       {"fuse-activation", "RELU / RELU6 / RELU_N1_TO_1 fused into the op that produces their input",
        passes::FuseActivation},
       {"dedupe-constants", "one buffer and one tensor for identical constants",
@@ -46,7 +51,9 @@ bool RunPasses(edit::ModelT& model, const std::vector<std::string>& names,
                std::vector<PassReport>* report, std::string* error, int max_rounds) {
   std::vector<const PassInfo*> chosen;
   if (names.empty()) {
-    for (const PassInfo& pass : AllPasses()) chosen.push_back(&pass);
+    for (const PassInfo& pass : AllPasses()) {
+      if (pass.by_default) chosen.push_back(&pass);
+    }
   } else {
     for (const std::string& name : names) {
       const PassInfo* pass = FindPass(name);

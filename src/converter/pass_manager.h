@@ -22,6 +22,9 @@ struct PassInfo {
   // Rewrites `model` in place, logging each change. Returns false with *error set only when
   // something went wrong that leaves the model unusable (the tool then writes nothing).
   bool (*run)(edit::ModelT& model, PassLog& log, std::string* error);
+  // Run when no pass is named. Off for rewrites that change more than the outputs of one
+  // invoke (state kept across invokes), which the user must ask for by name.
+  bool by_default = true;
 };
 
 // Every pass, in the order `octet fuse` runs them by default.
@@ -33,7 +36,7 @@ struct PassReport {
   std::vector<std::string> changes;
 };
 
-// Runs `names` (all passes when empty) in order, repeating the list while any pass changes
+// Runs `names` (the by-default passes when empty) in order, repeating the list while any pass changes
 // something (a fusion can enable another), at most `max_rounds` times, then compacts the
 // model (dead tensors and buffers). Unknown names are an error.
 bool RunPasses(edit::ModelT& model, const std::vector<std::string>& names,

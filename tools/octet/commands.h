@@ -34,7 +34,7 @@ struct BenchOptions {
 struct FuseOptions {
   std::string model;
   std::string output;               // -o OUT.tflite
-  std::vector<std::string> passes;  // --passes a,b (default: all, in AllPasses() order)
+  std::vector<std::string> passes;  // --passes a,b (default: the by-default ones, in AllPasses() order)
   bool report = false;              // --report: every change, and both models timed
   bool list = false;                // --list-passes
   int runs = 20;                    // --runs: timed runs of each model with --report

@@ -140,7 +140,8 @@ double CheckAndTime(const FuseOptions& options) {
 int FuseCommand(const FuseOptions& options) {
   if (options.list) {
     for (const converter::PassInfo& pass : converter::AllPasses()) {
-      std::printf("%-18s %s\n", pass.name, pass.summary);
+      std::printf("%-18s %s%s\n", pass.name, pass.summary,
+                  pass.by_default ? "" : " [only when named]");
     }
     return 0;
   }

@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
       "fuse", "rewrite a model with fusion passes (results kept equal), write it, check it");
   fuse_cmd->add_option("model", fuse.model, "the .tflite file");
   fuse_cmd->add_option("--output,-o", fuse.output, "where the rewritten .tflite is written");
-  fuse_cmd->add_option("--passes", fuse.passes, "passes to run, in order (default: all)")
+  fuse_cmd->add_option("--passes", fuse.passes, "passes to run, in order (default: every pass not marked 'only when named')")
       ->delimiter(',');
   fuse_cmd->add_flag("--report", fuse.report,
                      "list every change, and time both models alternately");

@@ -14,6 +14,7 @@ bool FoldPad(edit::ModelT& model, PassLog& log, std::string* error);
 bool FoldBatchNorm(edit::ModelT& model, PassLog& log, std::string* error);
 bool FuseHardSwish(edit::ModelT& model, PassLog& log, std::string* error);
 bool FuseGelu(edit::ModelT& model, PassLog& log, std::string* error);
+bool FuseLstmCells(edit::ModelT& model, PassLog& log, std::string* error);
 bool FuseActivation(edit::ModelT& model, PassLog& log, std::string* error);
 bool DedupeConstants(edit::ModelT& model, PassLog& log, std::string* error);
 bool RemoveDead(edit::ModelT& model, PassLog& log, std::string* error);
