@@ -36,8 +36,8 @@ struct PassReport {
   std::vector<std::string> changes;
 };
 
-// Runs `names` (the by-default passes when empty) in order, repeating the list while any pass changes
-// something (a fusion can enable another), at most `max_rounds` times, then compacts the
+// Runs `names` (the by-default passes when empty) in order, repeating the list while any pass
+// changes something (a fusion can enable another), at most `max_rounds` times, then compacts the
 // model (dead tensors and buffers). Unknown names are an error.
 bool RunPasses(edit::ModelT& model, const std::vector<std::string>& names,
                std::vector<PassReport>* report, std::string* error, int max_rounds = 8);
