@@ -14,6 +14,7 @@
 #include "converter/quantize/weight_quant.h"
 #include "converter_test_util.h"
 #include "format/model_builder.h"
+#include "octet/npy.h"
 #include "quant/choose_params.h"
 #include "util/cli_runner.h"
 
@@ -314,6 +315,42 @@ TEST(CliQuantize, QuantizesReportsAndRefusesWithoutCalibration) {
   r = RunOctetCli("quantize " + dir + "/int8.tflite -o " + dir + "/x.tflite --random 2");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.output.find("already quantized"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
+// Calibration from files: a directory's .npy (a batch of samples) and pictures (resized and
+// normalized as `run --image` does), and a separate eval set.
+TEST(CliQuantize, CalibratesOnNpyBatchesAndPictures) {
+  const std::string dir = MakeTempDir("octet_quantize_files");
+  const Bytes model = FloatClassifier();
+  std::ofstream(dir + "/float.tflite", std::ios::binary)
+      .write(reinterpret_cast<const char*>(model.data()),
+             static_cast<std::streamsize>(model.size()));
+  fs::create_directory(dir + "/calib");
+  const std::vector<float> batch = Floats(4 * 8 * 8 * 3, 77, -1.f, 1.f);
+  std::string error;
+  ASSERT_TRUE(WriteNpy(dir + "/calib/batch.npy", kTfLiteFloat32, {4, 8, 8, 3}, batch.data(),
+                       batch.size() * sizeof(float), &error))
+      << error;
+  fs::copy_file(OCTET_SOURCE_DIR "/tests/cli/data/solid_16x16.jpg", dir + "/calib/solid.jpg");
+  const std::vector<float> one = Floats(8 * 8 * 3, 78, -1.f, 1.f);
+  ASSERT_TRUE(WriteNpy(dir + "/eval.npy", kTfLiteFloat32, {1, 8, 8, 3}, one.data(),
+                       one.size() * sizeof(float), &error))
+      << error;
+  CliResult r = RunOctetCli("quantize " + dir + "/float.tflite -o " + dir + "/int8.tflite" +
+                            " --calibration " + dir + "/calib --mean 127.5 --std 127.5 --eval " +
+                            dir + "/eval.npy");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("calibration: 5 sample(s)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("accuracy on 1 eval sample(s)"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(dir + "/int8.tflite"));
+  // A sample of the wrong shape is refused by name.
+  const std::vector<float> wrong(10, 0.f);
+  ASSERT_TRUE(WriteNpy(dir + "/wrong.npy", kTfLiteFloat32, {10}, wrong.data(), 40, &error));
+  r = RunOctetCli("quantize " + dir + "/float.tflite -o " + dir + "/x.tflite --calibration " + dir +
+                  "/wrong.npy");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.output.find("wrong.npy: shape does not match"), std::string::npos) << r.output;
   fs::remove_all(dir);
 }
 
