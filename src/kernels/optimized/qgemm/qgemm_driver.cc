@@ -115,8 +115,9 @@ class TileRows {
     next_row_ = row0 + rows;
     PixelCursor& cursor = *cursor_;
     const PixelOrigin first = cursor.origin();
-    if (rows == mr_ && packed_.layout != QGemmLayout::kIm2col && cursor.RowHolds(rows) &&
-        SameRowInside(first, rows)) {
+    if (rows == mr_ && cursor.RowHolds(rows) &&
+        (packed_.layout == QGemmLayout::kIm2col ? Im2colRowInside(first, rows)
+                                                : SameRowInside(first, rows))) {
       cursor.Skip(rows);
       return padded_ok_;
     }
@@ -186,6 +187,34 @@ class TileRows {
       }
     }
     padded_ok_ = padded_ok;
+    return true;
+  }
+
+  // Im2col rows of a whole tile in one output row whose windows lie inside the image, filter
+  // rows of at most 16 bytes (few-channel first layers): one 16-byte move per filter row.
+  bool Im2colRowInside(const PixelOrigin& o, int rows) {
+    const QConvShape& s = *src_.conv;
+    const int kernel_h = s.kernel_h, kernel_w = s.kernel_w, in_c = s.in_c;
+    const int run = kernel_w * in_c;
+    if (s.dilation_w != 1 || run > 16 || o.ix0 < 0 ||
+        o.ix0 + (rows - 1) * s.stride_w + kernel_w > s.in_w || o.iy0 < 0 ||
+        o.iy0 + (kernel_h - 1) * s.dilation_h >= s.in_h) {
+      return false;
+    }
+    const size_t step = static_cast<size_t>(s.stride_w) * in_c;
+    const size_t line = static_cast<size_t>(s.dilation_h) * s.in_w * in_c;
+    const uint8_t* base = o.image + (static_cast<size_t>(o.iy0) * s.in_w + o.ix0) * in_c;
+    const uintptr_t last_read =
+        reinterpret_cast<uintptr_t>(base + (rows - 1) * step + (kernel_h - 1) * line) + 16;
+    if (last_read > src_.input_end) return false;
+    for (int i = 0; i < rows; ++i) {
+      uint8_t* out = gathered_[i];
+      const uint8_t* src = base + i * step;
+      for (int fy = 0; fy < kernel_h; ++fy, src += line, out += run) std::memcpy(out, src, 16);
+      PadGathered(out);
+      table_[i] = gathered_[i];
+    }
+    padded_ok_ = true;
     return true;
   }
 

@@ -121,7 +121,7 @@ QGemmLayout ChooseQGemmLayout(const QGemmKernel& kernel, const QGemmWeightsDesc&
     const size_t row_k =
         static_cast<size_t>(kernel_h) * RoundUp(static_cast<size_t>(d.kernel_w) * d.kc, kernel.kr);
     const size_t im2col_k = RoundUp(static_cast<size_t>(d.ks) * d.kc, kernel.kr);
-    if (im2col_fits && d.n > kernel.nr / 2 && im2col_k * 4 <= row_k * 3) {
+    if (im2col_fits && d.n >= kernel.nr / 2 && im2col_k * 4 <= row_k * 3) {
       return QGemmLayout::kIm2col;
     }
     return QGemmLayout::kRowTaps;
