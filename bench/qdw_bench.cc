@@ -21,9 +21,15 @@ struct DwLayer {
 };
 
 const DwLayer kDwLayers[] = {
-    {"mbv2_112x32_s1", 112, 32, 1}, {"mbv2_112x96_s2", 112, 96, 2}, {"mbv2_56x144_s1", 56, 144, 1},
-    {"mbv2_28x192_s1", 28, 192, 1}, {"mbv2_14x384_s1", 14, 384, 1}, {"mbv2_14x576_s1", 14, 576, 1},
+    {"mbv2_112x32_s1", 112, 32, 1},
+    {"mbv2_112x96_s2", 112, 96, 2},
+    {"mbv2_56x144_s1", 56, 144, 1},
+    {"mbv2_28x192_s1", 28, 192, 1},
+    {"mbv2_14x384_s1", 14, 384, 1},
+    {"mbv2_14x576_s1", 14, 576, 1},
     {"mbv2_7x960_s1", 7, 960, 1},
+    // VWW's first depthwise layer: eight channels (half a 16-channel block).
+    {"vww_48x8_s1", 48, 8, 1},
 };
 
 void QDepthwise(benchmark::State& state, const DwLayer& layer, cpu::Isa isa, int threads) {

@@ -160,6 +160,32 @@ TEST_P(QDwPathTest, MobileNetShapesMatchReference) {
   }
 }
 
+// Eight channels or fewer (first depthwise layers, where AVX2 puts two pixels in a vector):
+// odd and even pixel counts per call, padding, 3x3 and 5x5, both signednesses.
+TEST_P(QDwPathTest, FewChannelsMatchReference) {
+  std::mt19937 rng(31);
+  for (int channels : {1, 3, 4, 5, 7, 8}) {
+    for (int width : {6, 7, 13}) {
+      for (int kernel_size : {3, 5}) {
+        DwCase c;
+        QDwShape& s = c.shape;
+        s.batches = 1 + (width == 7);
+        s.in_h = 5;
+        s.in_w = width;
+        s.in_c = channels;
+        s.kernel_h = s.kernel_w = kernel_size;
+        s.stride_h = s.stride_w = width == 13 ? 2 : 1;
+        const bool same = channels % 2 == 1;
+        Window(same, s.in_h, kernel_size, s.stride_h, 1, &s.out_h, &s.pad_h);
+        Window(same, s.in_w, kernel_size, s.stride_w, 1, &s.out_w, &s.pad_w);
+        c.input_signed = (channels + width) % 3 != 0;
+        CheckDw(c, kernel(), rng);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Paths, QDwPathTest,
                          ::testing::ValuesIn(octet::testing::PathsWithKernel(QDwKernelFor)),
                          octet::testing::PathName);

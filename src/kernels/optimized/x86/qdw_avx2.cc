@@ -25,6 +25,7 @@ template <bool kSigned, bool kFull>
 static inline __m256i LoadWidened(const uint8_t* p, int count) {
   if (kFull || count >= kBlock)
     return Widen<kSigned>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  if (count == 8) return Widen<kSigned>(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
   if ((count & 3) == 0) {
     const __m128i words = _mm_cmpgt_epi32(_mm_set1_epi32(count >> 2), _mm_setr_epi32(0, 1, 2, 3));
     return Widen<kSigned>(_mm_maskload_epi32(reinterpret_cast<const int*>(p), words));
@@ -83,9 +84,7 @@ static inline void StoreBlock(__m256i acc0, __m256i acc1, const avx2::RequantLan
   if (rest >= kBlock) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out), ordered);
   } else {
-    alignas(16) uint8_t buffer[kBlock];
-    _mm_store_si128(reinterpret_cast<__m128i*>(buffer), ordered);
-    std::memcpy(out, buffer, static_cast<size_t>(rest));
+    avx2::StorePartialBytes(out, ordered, rest);
   }
 }
 
@@ -135,6 +134,91 @@ void BlockPixels(const QDwTile& t, int c0, const BlockConstants& k) {
   }
 }
 
+// Eight or fewer channels (a first depthwise layer): two pixels share each vector, pixel p
+// in the low 128-bit lane and p + 1 in the high one, with the block's channel 0-7 weights,
+// bias and requantization constants copied into both lanes. Half the vectors of a
+// 16-channel block would otherwise be padding.
+template <bool kSigned>
+static inline __m128i LoadHalf(const uint8_t* p, int count) {
+  if (count == 8) return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+  uint64_t bytes = 0;
+  std::memcpy(&bytes, p, static_cast<size_t>(count));
+  return _mm_cvtsi64_si128(static_cast<long long>(bytes));
+}
+
+static inline __m256i LowLaneTwice(__m256i v) { return _mm256_permute2x128_si256(v, v, 0x00); }
+
+template <bool kSigned, bool kOffsets, int kTaps>
+void PixelPairs(const QDwTile& t, const BlockConstants& block) {
+  const int ks = kTaps > 0 ? kTaps : t.ks;
+  const int pairs = (ks + 1) / 2;
+  const int count = t.channels;
+  BlockConstants k = block;
+  k.bias0 = LowLaneTwice(block.bias0);
+  k.bias1 = LowLaneTwice(block.bias1);
+  k.r0 = avx2::MakeRequantLanes(
+      LowLaneTwice(block.r0.multiplier),
+      LowLaneTwice(_mm256_sub_epi32(block.r0.left_shift, block.r0.right_shift)));
+  k.r1 = avx2::MakeRequantLanes(
+      LowLaneTwice(block.r1.multiplier),
+      LowLaneTwice(_mm256_sub_epi32(block.r1.left_shift, block.r1.right_shift)));
+  constexpr int kMaxPairs = 64;
+  alignas(32) int16_t weights[kMaxPairs * 2 * kBlock];
+  const auto* packed = static_cast<const int16_t*>(t.w);
+  for (int q = 0; q < 2 * pairs; ++q) {
+    const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(packed + q * kBlock));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(weights + q * kBlock), LowLaneTwice(w));
+  }
+  const Taps<kOffsets> tap(t);
+  const size_t stride = t.c_pixel_stride;
+  int pixel = 0;
+  for (; pixel + 1 < t.pixels; pixel += 2) {
+    const int16_t* w = weights;
+    __m256i acc0 = k.bias0;
+    __m256i acc1 = k.bias1;
+#pragma GCC unroll 8
+    for (int q = 0; q < pairs; ++q, w += 2 * kBlock) {
+      const __m256i x0 =
+          Widen<kSigned>(_mm_unpacklo_epi64(LoadHalf<kSigned>(tap(pixel, 2 * q), count),
+                                            LoadHalf<kSigned>(tap(pixel + 1, 2 * q), count)));
+      const __m256i x1 = 2 * q + 1 < ks ? Widen<kSigned>(_mm_unpacklo_epi64(
+                                              LoadHalf<kSigned>(tap(pixel, 2 * q + 1), count),
+                                              LoadHalf<kSigned>(tap(pixel + 1, 2 * q + 1), count)))
+                                        : _mm256_setzero_si256();
+      acc0 = _mm256_add_epi32(
+          acc0, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1),
+                                  _mm256_load_si256(reinterpret_cast<const __m256i*>(w))));
+      acc1 = _mm256_add_epi32(
+          acc1, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1),
+                                  _mm256_load_si256(reinterpret_cast<const __m256i*>(w + kBlock))));
+    }
+    const __m256i y0 =
+        _mm256_add_epi32(avx2::MultiplyByQuantizedMultiplier(acc0, k.r0), k.zero_point);
+    const __m256i y1 =
+        _mm256_add_epi32(avx2::MultiplyByQuantizedMultiplier(acc1, k.r1), k.zero_point);
+    const __m256i words =
+        _mm256_min_epi16(_mm256_max_epi16(_mm256_packs_epi32(y0, y1), k.act_min), k.act_max);
+    const __m256i bytes =
+        kSigned ? _mm256_packs_epi16(words, words) : _mm256_packus_epi16(words, words);
+    // Pixel p's channels in bytes 0-7, pixel p + 1's in bytes 8-15.
+    const __m128i both = _mm256_castsi256_si128(_mm256_permute4x64_epi64(bytes, 0x08));
+    uint8_t* out = t.c + static_cast<size_t>(pixel) * stride;
+    avx2::StorePartialBytes(out, both, count);
+    avx2::StorePartialBytes(out + stride, _mm_srli_si128(both, 8), count);
+  }
+  if (pixel < t.pixels) {
+    QDwTile last = t;
+    last.pixels = 1;
+    if (kOffsets) {
+      last.base = t.base + static_cast<size_t>(pixel) * t.pixel_step;
+    } else {
+      last.a = t.a + static_cast<size_t>(pixel) * t.ks;
+    }
+    last.c = t.c + static_cast<size_t>(pixel) * stride;
+    BlockPixels<kSigned, kOffsets, false, false, kTaps>(last, 0, block);
+  }
+}
+
 // Channel blocks outside, pixels inside: a block's bias and requantization constants are
 // set up once per call (a row of pixels), and neighbouring pixels share most taps in L1.
 template <bool kSigned, bool kOffsets, bool kRaw, int kTaps>
@@ -144,6 +228,8 @@ void Kernel(const QDwTile& t) {
   k.zero_point = _mm256_set1_epi32(rq.output_zero_point);
   k.act_min = _mm256_set1_epi16(static_cast<int16_t>(rq.act_min));
   k.act_max = _mm256_set1_epi16(static_cast<int16_t>(rq.act_max));
+  constexpr int kMaxPairedTaps = 127;
+  const bool paired = !kRaw && t.channels <= 8 && t.ks <= kMaxPairedTaps;
   for (int c0 = 0; c0 < t.channels; c0 += kBlock) {
     k.bias0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rq.bias + c0));
     k.bias1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rq.bias + c0 + 8));
@@ -151,7 +237,9 @@ void Kernel(const QDwTile& t) {
       k.r0 = avx2::LoadRequantLanes(rq.multiplier + c0, rq.shift + c0);
       k.r1 = avx2::LoadRequantLanes(rq.multiplier + c0 + 8, rq.shift + c0 + 8);
     }
-    if (t.channels - c0 >= kBlock) {
+    if (paired) {
+      PixelPairs<kSigned, kOffsets, kTaps>(t, k);
+    } else if (t.channels - c0 >= kBlock) {
       BlockPixels<kSigned, kOffsets, kRaw, true, kTaps>(t, c0, k);
     } else {
       BlockPixels<kSigned, kOffsets, kRaw, false, kTaps>(t, c0, k);

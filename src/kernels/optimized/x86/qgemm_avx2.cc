@@ -106,9 +106,7 @@ static inline void StoreRow(uint8_t* out, __m256i lo, __m256i hi, const avx2::Re
   if (columns >= kNr) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out), row);
   } else {
-    alignas(16) uint8_t lanes[kNr];
-    _mm_store_si128(reinterpret_cast<__m128i*>(lanes), row);
-    std::memcpy(out, lanes, static_cast<size_t>(columns));
+    avx2::StorePartialBytes(out, row, columns);
   }
 }
 
