@@ -70,8 +70,70 @@ void Kernel(const FGemmTile& t) {
   }
 }
 
+// One row (FULLY_CONNECTED with batch 1, a tile's last row): with a single accumulator per
+// panel every FMA waits for the previous one (4 cycles), so four accumulators take every
+// fourth channel and are added at the end (a different summation order, within the float
+// tolerance every path is held to).
+template <int NP>
+void OneRow(const FGemmTile& t) {
+  constexpr int kSplit = 4;
+  const int kc = t.kc;
+  const size_t pstride = t.panel_floats;
+  __m256 acc[kSplit][NP];
+#pragma GCC unroll 2
+  for (int p = 0; p < NP; ++p) {
+    acc[0][p] = _mm256_loadu_ps(t.w + p * pstride);
+    for (int u = 1; u < kSplit; ++u) acc[u][p] = _mm256_setzero_ps();
+  }
+  const float* w = t.w + kNr;
+  for (int s = 0; s < t.ks; ++s) {
+    const float* row = t.a[s * t.a_stride];
+    int k = 0;
+    for (; k + kSplit <= kc; k += kSplit, w += kSplit * kNr) {
+#pragma GCC unroll 4
+      for (int u = 0; u < kSplit; ++u) {
+        const __m256 x = _mm256_broadcast_ss(row + k + u);
+#pragma GCC unroll 2
+        for (int p = 0; p < NP; ++p) {
+          acc[u][p] = _mm256_fmadd_ps(x, _mm256_loadu_ps(w + u * kNr + p * pstride), acc[u][p]);
+        }
+      }
+    }
+    for (; k < kc; ++k, w += kNr) {
+      const __m256 x = _mm256_broadcast_ss(row + k);
+#pragma GCC unroll 2
+      for (int p = 0; p < NP; ++p) {
+        acc[0][p] = _mm256_fmadd_ps(x, _mm256_loadu_ps(w + p * pstride), acc[0][p]);
+      }
+    }
+  }
+  const __m256 lo = _mm256_set1_ps(t.act_min);
+  const __m256 hi = _mm256_set1_ps(t.act_max);
+#pragma GCC unroll 2
+  for (int p = 0; p < NP; ++p) {
+    const __m256 sum =
+        _mm256_add_ps(_mm256_add_ps(acc[0][p], acc[1][p]), _mm256_add_ps(acc[2][p], acc[3][p]));
+    const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, sum));
+    const int columns = t.nc - p * kNr;
+    float* c = t.c[0] + p * kNr;
+    if (columns >= kNr) {
+      _mm256_storeu_ps(c, y);
+    } else {
+      StorePartial(c, y, columns);
+    }
+  }
+}
+
 template <int MR>
 void RunPanels(const FGemmTile& t) {
+  if (MR == 1) {
+    if (t.nc > kNr) {
+      OneRow<2>(t);
+    } else {
+      OneRow<1>(t);
+    }
+    return;
+  }
   if (t.nc > kNr) {
     Kernel<MR, 2>(t);
   } else {
