@@ -26,6 +26,11 @@ struct FGemmTile {
   float* const* c = nullptr;
   float act_min = 0.f;  // fused activation clamp
   float act_max = 0.f;
+  // The whole GEMM is this one row (a batch-1 FULLY_CONNECTED): the kernel may split the k
+  // sum into partial sums. Elsewhere a row's bits must not depend on which tile it falls in
+  // (a convolution cuts interior and border pixels into tiles differently from the same
+  // convolution over explicitly padded input, and `octet fuse`'s fold-pad promises equal bits).
+  bool split_k = false;
 };
 
 using FGemmFn = void (*)(const FGemmTile& tile);

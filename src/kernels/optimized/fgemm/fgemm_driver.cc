@@ -122,9 +122,11 @@ struct TileShape {
 // Splits `rows` (tile-aligned slots) x column blocks into tasks and runs
 // `fill(row0, count, table, row_output)` + the kernel for every tile. `fill` writes the
 // tile's table (tap-major, kernel.mr rows per tap) and its rows' output pointers.
+// `dense`: rows are plain input rows (no taps to cut differently), so a one-row GEMM may
+// split its sums (FGemmTile::split_k).
 template <typename Fill>
-void Run(const FGemmPacked& packed, int rows, FloatClamp clamp, ThreadPool* pool,
-         const Fill& fill) {
+void Run(const FGemmPacked& packed, int rows, FloatClamp clamp, ThreadPool* pool, const Fill& fill,
+         bool dense = false) {
   if (rows <= 0 || packed.n <= 0) return;  // an empty tensor: nothing to compute
   const FGemmKernel& k = *packed.kernel;
   const int mr = k.mr;
@@ -156,6 +158,7 @@ void Run(const FGemmPacked& packed, int rows, FloatClamp clamp, ThreadPool* pool
         t.c = tile_output;
         t.act_min = clamp.min;
         t.act_max = clamp.max;
+        t.split_k = dense && rows == 1;
         k.run(t);
       }
     }
@@ -233,14 +236,16 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& s, const float* i
 void RunFGemmRows(const FGemmPacked& packed, int rows, const float* input, size_t row_stride,
                   FloatClamp clamp, float* output, ThreadPool* pool) {
   const size_t n = static_cast<size_t>(packed.n);
-  Run(packed, rows, clamp, pool,
+  Run(
+      packed, rows, clamp, pool,
       [&](int row0, int count, const float** table, float** row_output) -> TileShape {
         for (int i = 0; i < count; ++i) {
           table[i] = input + static_cast<size_t>(row0 + i) * row_stride;
           row_output[i] = output + static_cast<size_t>(row0 + i) * n;
         }
         return TileShape{count, 1, packed.kc};
-      });
+      },
+      /*dense=*/true);
 }
 
 }  // namespace octet::optimized

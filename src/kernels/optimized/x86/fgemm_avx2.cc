@@ -70,10 +70,10 @@ void Kernel(const FGemmTile& t) {
   }
 }
 
-// One row (FULLY_CONNECTED with batch 1, a tile's last row): with a single accumulator per
-// panel every FMA waits for the previous one (4 cycles), so four accumulators take every
-// fourth channel and are added at the end (a different summation order, within the float
-// tolerance every path is held to).
+// A one-row GEMM (FULLY_CONNECTED with batch 1; see FGemmTile::split_k): with a single accumulator
+// per panel every FMA waits for the previous one (4 cycles), so four accumulators take every fourth
+// channel and are added at the end (a different summation order, within the float tolerance every
+// path is held to).
 template <int NP>
 void OneRow(const FGemmTile& t) {
   constexpr int kSplit = 4;
@@ -126,7 +126,7 @@ void OneRow(const FGemmTile& t) {
 
 template <int MR>
 void RunPanels(const FGemmTile& t) {
-  if (MR == 1) {
+  if (MR == 1 && t.split_k) {
     if (t.nc > kNr) {
       OneRow<2>(t);
     } else {
