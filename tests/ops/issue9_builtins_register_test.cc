@@ -66,6 +66,10 @@ TEST(Issue9Builtins, VersionRanges) {
       {tflite::BuiltinOperator_STABLEHLO_PAD, 1},
       {tflite::BuiltinOperator_STABLEHLO_COMPOSITE, 1},
       {tflite::BuiltinOperator_STABLEHLO_CASE, 1},
+      {tflite::BuiltinOperator_STABLEHLO_GATHER, 1},
+      {tflite::BuiltinOperator_STABLEHLO_SCATTER, 1},
+      {tflite::BuiltinOperator_STABLEHLO_REDUCE_WINDOW, 1},
+      {tflite::BuiltinOperator_STABLEHLO_RNG_BIT_GENERATOR, 1},
   };
   for (const Expect& e : expects) {
     const char* name = tflite::EnumNameBuiltinOperator(e.op);

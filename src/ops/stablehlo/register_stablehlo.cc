@@ -21,6 +21,10 @@ void AddStablehloBuiltins(tflite::MutableOpResolver* resolver) {
       {tflite::BuiltinOperator_STABLEHLO_PAD, Register_STABLEHLO_PAD()},
       {tflite::BuiltinOperator_STABLEHLO_COMPOSITE, Register_STABLEHLO_COMPOSITE()},
       {tflite::BuiltinOperator_STABLEHLO_CASE, Register_STABLEHLO_CASE()},
+      {tflite::BuiltinOperator_STABLEHLO_REDUCE_WINDOW, Register_STABLEHLO_REDUCE_WINDOW()},
+      {tflite::BuiltinOperator_STABLEHLO_RNG_BIT_GENERATOR, Register_STABLEHLO_RNG_BIT_GENERATOR()},
+      {tflite::BuiltinOperator_STABLEHLO_GATHER, Register_STABLEHLO_GATHER()},
+      {tflite::BuiltinOperator_STABLEHLO_SCATTER, Register_STABLEHLO_SCATTER()},
   };
   for (const auto& [op, registration] : ops) resolver->AddBuiltin(op, registration, 1, 1);
 }

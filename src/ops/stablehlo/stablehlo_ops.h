@@ -20,6 +20,10 @@ TfLiteRegistration* Register_STABLEHLO_SHIFT_LEFT();
 TfLiteRegistration* Register_STABLEHLO_PAD();
 TfLiteRegistration* Register_STABLEHLO_COMPOSITE();
 TfLiteRegistration* Register_STABLEHLO_CASE();
+TfLiteRegistration* Register_STABLEHLO_REDUCE_WINDOW();
+TfLiteRegistration* Register_STABLEHLO_RNG_BIT_GENERATOR();
+TfLiteRegistration* Register_STABLEHLO_GATHER();
+TfLiteRegistration* Register_STABLEHLO_SCATTER();
 
 }  // namespace tflite::ops::builtin
 
