@@ -83,6 +83,23 @@ bool Pack(TfLiteContext* context, const optimized::QGemmKernel& kernel, const We
   return true;
 }
 
+// out = clamp(float(raw) [* channel_scale] * scale [+ bias]) over rows of n channels, with the
+// choices outside the loop and no aliasing, so the compiler vectorizes it (it was a quarter of
+// a hybrid model's time as a scalar loop with both branches inside).
+template <bool kChannelScales, bool kBias>
+void FinishRows(const int32_t* __restrict raw, size_t rows, size_t n,
+                const float* __restrict channel_scales, float scale, const float* __restrict bias,
+                float act_min, float act_max, float* __restrict out) {
+  for (size_t r = 0; r < rows; ++r, raw += n, out += n) {
+    for (size_t oc = 0; oc < n; ++oc) {
+      const float acc = static_cast<float>(raw[oc]);
+      float value = kChannelScales ? acc * channel_scales[oc] * scale : acc * scale;
+      if (kBias) value += bias[oc];
+      out[oc] = std::min(std::max(value, act_min), act_max);
+    }
+  }
+}
+
 void EvalConv(TfLiteContext* context, const HybridWeighted& h, const NodeScratch& scratch,
               const WeightedOpTensors& t, ThreadPool* pool) {
   const WeightedGeometry& g = h.geometry;
@@ -125,15 +142,21 @@ void EvalConv(TfLiteContext* context, const HybridWeighted& h, const NodeScratch
   const float* bias = t.bias ? t.bias->data.f : nullptr;
   float* out = t.output->data.f;
   for (int b = 0; b < g.batches; ++b) {
-    for (size_t p = 0; p < pixels; ++p) {
-      const size_t at = (b * pixels + p) * n;
-      for (size_t oc = 0; oc < n; ++oc) {
-        const float acc_f = static_cast<float>(raw[at + oc]);
-        float value =
-            h.channel_scales ? acc_f * h.channel_scales[oc] * scales[b] : acc_f * scales[b];
-        if (bias) value += bias[oc];
-        out[at + oc] = std::min(std::max(value, h.act_min), h.act_max);
+    const size_t at = b * pixels * n;
+    if (h.channel_scales != nullptr) {
+      if (bias != nullptr) {
+        FinishRows<true, true>(raw + at, pixels, n, h.channel_scales, scales[b], bias, h.act_min,
+                               h.act_max, out + at);
+      } else {
+        FinishRows<true, false>(raw + at, pixels, n, h.channel_scales, scales[b], bias, h.act_min,
+                                h.act_max, out + at);
       }
+    } else if (bias != nullptr) {
+      FinishRows<false, true>(raw + at, pixels, n, nullptr, scales[b], bias, h.act_min, h.act_max,
+                              out + at);
+    } else {
+      FinishRows<false, false>(raw + at, pixels, n, nullptr, scales[b], bias, h.act_min, h.act_max,
+                               out + at);
     }
   }
 }
