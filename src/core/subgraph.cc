@@ -402,8 +402,17 @@ TfLiteStatus Subgraph::SetTensorParametersReadOnly(int tensor_index, TfLiteType 
   }
   size_t required = 0;
   if (type != kTfLiteString && sparsity == nullptr) {
-    if (BytesRequired(type, dims.data(), dims.size(), &required, &context_) != kTfLiteOk ||
-        required != bytes) {
+    // INT4 constants are packed two values to a byte; the verifier also lets through one byte
+    // per value, of which the kernels read (as TFLite's do) the packed first half.
+    const bool int4 = type == kTfLiteInt4;
+    const TfLiteStatus sized =
+        BytesRequired(int4 ? kTfLiteInt8 : type, dims.data(), dims.size(), &required, &context_);
+    bool fits = sized == kTfLiteOk && bytes == required;
+    if (int4 && sized == kTfLiteOk) {
+      required = (required + 1) / 2;  // the size a message names
+      fits = fits || bytes == required;
+    }
+    if (!fits) {
       ReportError("constant tensor %d ('%s'): buffer has %zu bytes, shape and type need %zu",
                   tensor_index, name ? name : "", bytes, required);
       return kTfLiteError;

@@ -176,9 +176,11 @@ class ModelChecker {
       const bool int4_packed =
           tensor.type() == tflite::TensorType_INT4 && data_bytes == (elements + 1) / 2;
       if (data_bytes != bytes && !int4_packed) {
+        const bool int4 = tensor.type() == tflite::TensorType_INT4;
         return Fail(ref + ": buffer " + std::to_string(tensor.buffer()) + " holds " +
                     std::to_string(data_bytes) + " bytes but the shape needs " +
-                    std::to_string(bytes));
+                    std::to_string(int4 ? (elements + 1) / 2 : bytes) +
+                    (int4 ? " (INT4: two values per byte)" : ""));
       }
     }
     return CheckQuantization(ref, tensor, elements);

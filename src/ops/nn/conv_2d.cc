@@ -47,6 +47,8 @@ struct OpData {
   FloatWeighted fast;
   // Hybrid state on the quantized GEMM when prepare chose it.
   HybridWeighted hybrid;
+  // INT4 filters (int8 input only, as in TFLite), unpacked once at prepare.
+  Int4Weights int4;
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
@@ -63,7 +65,8 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
   const auto* params = static_cast<const TfLiteConvParams*>(node->builtin_data);
   TF_LITE_ENSURE_OK(context, RequireParams(context, kOp, params));
   WeightedOpTensors t;
-  TF_LITE_ENSURE_OK(context, PrepareWeightedOpTensors(context, node, kOp, "filter", &t));
+  TF_LITE_ENSURE_OK(context,
+                    PrepareWeightedOpTensors(context, node, kOp, "filter", &t, &data->int4));
   const TfLiteTensor* input = t.input;
   const TfLiteTensor* filter = t.weights;
   const TfLiteTensor* bias = t.bias;
@@ -159,7 +162,8 @@ TfLiteStatus PrepareReference(TfLiteContext* context, TfLiteNode* node) {
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   WeightedOpTensors t;
-  TF_LITE_ENSURE_OK(context, GetWeightedOpTensorsWithData(context, node, kOp, "filter", &t));
+  TF_LITE_ENSURE_OK(context,
+                    GetWeightedOpTensorsWithData(context, node, kOp, "filter", &t, &data->int4));
   const TfLiteTensor* input = t.input;
   const TfLiteTensor* filter = t.weights;
   const TfLiteTensor* bias = t.bias;

@@ -46,6 +46,8 @@ struct OpData {
   QuantizedWeighted quant;
   // Float32 state: the optimized kernel when prepare chose it.
   FloatWeighted fast;
+  // INT4 filters (int8 input only, as in TFLite), unpacked once at prepare.
+  Int4Weights int4;
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
@@ -64,7 +66,8 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
   const auto* params = static_cast<const TfLiteDepthwiseConvParams*>(node->builtin_data);
   TF_LITE_ENSURE_OK(context, RequireParams(context, kOp, params));
   WeightedOpTensors t;
-  TF_LITE_ENSURE_OK(context, PrepareWeightedOpTensors(context, node, kOp, "filter", &t));
+  TF_LITE_ENSURE_OK(context,
+                    PrepareWeightedOpTensors(context, node, kOp, "filter", &t, &data->int4));
   const TfLiteTensor* input = t.input;
   const TfLiteTensor* filter = t.weights;
   const TfLiteTensor* bias = t.bias;
@@ -160,7 +163,8 @@ TfLiteStatus PrepareReference(TfLiteContext* context, TfLiteNode* node) {
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   WeightedOpTensors t;
-  TF_LITE_ENSURE_OK(context, GetWeightedOpTensorsWithData(context, node, kOp, "filter", &t));
+  TF_LITE_ENSURE_OK(context,
+                    GetWeightedOpTensorsWithData(context, node, kOp, "filter", &t, &data->int4));
   const TfLiteTensor* input = t.input;
   const TfLiteTensor* filter = t.weights;
   const TfLiteTensor* bias = t.bias;

@@ -49,10 +49,14 @@ struct OpData {
   FloatWeighted fast;
   // Hybrid state on the quantized GEMM when prepare chose it.
   HybridWeighted hybrid;
+  // INT4 weights (int8, int16x8 or hybrid, as in TFLite), unpacked once at prepare.
+  Int4Weights int4;
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
   auto data = std::make_unique<OpData>();
+  data->int4.int16_input = true;
+  data->int4.float_input = true;
   if (data->scratch.Reserve(context, kHybridScratchCount) != kTfLiteOk) return nullptr;
   return data.release();
 }
@@ -65,7 +69,8 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
   const auto* params = static_cast<const TfLiteFullyConnectedParams*>(node->builtin_data);
   TF_LITE_ENSURE_OK(context, RequireParams(context, kOp, params));
   WeightedOpTensors t;
-  TF_LITE_ENSURE_OK(context, PrepareWeightedOpTensors(context, node, kOp, "weights", &t));
+  TF_LITE_ENSURE_OK(context,
+                    PrepareWeightedOpTensors(context, node, kOp, "weights", &t, &data->int4));
   const TfLiteTensor* input = t.input;
   const TfLiteTensor* weights = t.weights;
   const TfLiteTensor* bias = t.bias;
@@ -157,7 +162,8 @@ TfLiteStatus PrepareReference(TfLiteContext* context, TfLiteNode* node) {
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   WeightedOpTensors t;
-  TF_LITE_ENSURE_OK(context, GetWeightedOpTensorsWithData(context, node, kOp, "weights", &t));
+  TF_LITE_ENSURE_OK(context,
+                    GetWeightedOpTensorsWithData(context, node, kOp, "weights", &t, &data->int4));
   const TfLiteTensor* input = t.input;
   const TfLiteTensor* weights = t.weights;
   const TfLiteTensor* bias = t.bias;

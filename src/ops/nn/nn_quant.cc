@@ -36,12 +36,17 @@ reference::HybridConvScratch HybridScratchView(TfLiteContext* context, const Nod
 }
 
 TfLiteStatus PrepareWeightedOpTensors(TfLiteContext* context, TfLiteNode* node, const char* op,
-                                      const char* weights_name, WeightedOpTensors* t) {
+                                      const char* weights_name, WeightedOpTensors* t,
+                                      Int4Weights* int4) {
   TF_LITE_ENSURE_OK(context, CheckArity(context, node, op, 2, 3, 1));
   TF_LITE_ENSURE_OK(context, RequireInput(context, node, op, kWeightedInput, &t->input));
   TF_LITE_ENSURE_OK(context, RequireInput(context, node, op, kWeightedWeights, &t->weights));
   TF_LITE_ENSURE_OK(context, RequireOutput(context, node, op, kWeightedOutput, &t->output));
   t->bias = tflite::GetOptionalInputTensor(context, node, kWeightedBias);
+  if (t->weights->type == kTfLiteInt4) {
+    TF_LITE_ENSURE_OK(context, PrepareInt4Weights(context, op, weights_name, t->input, t->weights,
+                                                  int4, &t->weights));
+  }
   SetKernelFamily(t);
   if (!t->quantized) {
     TF_LITE_ENSURE_OK(context, RequireFloat(context, op, "input", t->input));
@@ -63,9 +68,13 @@ TfLiteStatus CheckWeightedOpBias(TfLiteContext* context, const char* op, const T
 }
 
 TfLiteStatus GetWeightedOpTensorsWithData(TfLiteContext* context, TfLiteNode* node, const char* op,
-                                          const char* weights_name, WeightedOpTensors* t) {
+                                          const char* weights_name, WeightedOpTensors* t,
+                                          Int4Weights* int4) {
   t->input = tflite::GetInput(context, node, kWeightedInput);
   t->weights = tflite::GetInput(context, node, kWeightedWeights);
+  if (t->weights != nullptr && t->weights->type == kTfLiteInt4) {
+    TF_LITE_ENSURE_OK(context, Int4WeightsView(context, op, t->weights, int4, &t->weights));
+  }
   t->bias = tflite::GetOptionalInputTensor(context, node, kWeightedBias);
   t->output = tflite::GetOutput(context, node, kWeightedOutput);
   TF_LITE_ENSURE_OK(context, RequireData(context, op, "input", t->input));

@@ -8,6 +8,7 @@
 
 #include "kernels/reference/conv_hybrid.h"
 #include "kernels/reference/integer_conv.h"
+#include "ops/nn/int4_weights.h"
 #include "ops/scratch.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
@@ -46,19 +47,23 @@ struct WeightedOpTensors {
 };
 
 // Prepare-time checks, in this order: 2 or 3 inputs and 1 output; input, weights and output
-// present; for a float kernel, float32 input, weights (unless hybrid) and output.
-// `weights_name` names the weights in messages ("filter", "weights").
+// present; INT4 weights unpacked into `int4` (an error when null: the op takes none) and
+// replaced by their INT8 view; for a float kernel, float32 input, weights (unless hybrid) and
+// output. `weights_name` names the weights in messages ("filter", "weights").
 TfLiteStatus PrepareWeightedOpTensors(TfLiteContext* context, TfLiteNode* node, const char* op,
-                                      const char* weights_name, WeightedOpTensors* tensors);
+                                      const char* weights_name, WeightedOpTensors* tensors,
+                                      Int4Weights* int4 = nullptr);
 
 // The bias, if present: float32 for a float kernel, rank 1, `channels` elements
 // ("bias has N elements, expected M (<channels_name>)").
 TfLiteStatus CheckWeightedOpBias(TfLiteContext* context, const char* op, const TfLiteTensor* bias,
                                  bool quantized, int channels, const char* channels_name);
 
-// Invoke-time: the same tensors (as checked in prepare), each with its data present.
+// Invoke-time: the same tensors (as checked in prepare, INT4 weights as their INT8 view),
+// each with its data present.
 TfLiteStatus GetWeightedOpTensorsWithData(TfLiteContext* context, TfLiteNode* node, const char* op,
-                                          const char* weights_name, WeightedOpTensors* tensors);
+                                          const char* weights_name, WeightedOpTensors* tensors,
+                                          Int4Weights* int4 = nullptr);
 
 // The element types of one quantized weighted kernel instantiation.
 template <typename AccT, typename InT, typename WeightT, typename BiasT>
