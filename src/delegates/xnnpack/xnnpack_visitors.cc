@@ -252,6 +252,8 @@ bool VisitUnary(TfLiteContext* ctx, const TfLiteNode& node, int op, Builder& b) 
     }
   }
   if (op == kTfLiteBuiltinLeakyRelu && node.builtin_data == nullptr) return false;
+  // XNNPACK's ABS is float only; int8 ABS requantizes, which Octet's own kernel does.
+  if (op == kTfLiteBuiltinAbs && n != Numeric::kFloat) return false;
   uint32_t in_id, out_id;
   if (!b.Tensor(in, &in_id) || !b.Tensor(out, &out_id)) return false;
   xnn_subgraph_t sg = b.subgraph();

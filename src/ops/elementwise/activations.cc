@@ -291,11 +291,6 @@ void LeakyReluFloat(const UnaryData &data, const TfLiteTensor *in, TfLiteTensor 
 TfLiteStatus LeakyReluPrepare(TfLiteContext *context, TfLiteNode *node) {
   const TfLiteTensor *in = tflite::GetInput(context, node, 0);
   if (in != nullptr && IsQuantizedType(in->type)) {
-    if (in->type == kTfLiteUInt8) {
-      TF_LITE_KERNEL_LOG(context, "%s: input type %s is not supported", kLeakyRelu,
-                         TypeName(in->type));
-      return kTfLiteError;
-    }
     return PrepareAct<Act::kLeakyRelu>(context, node, kLeakyRelu, LeakyReluFloat, true);
   }
   TF_LITE_ENSURE_STATUS(

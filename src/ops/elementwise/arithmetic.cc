@@ -1,6 +1,6 @@
 // ADD, SUB, MUL, DIV: broadcasting arithmetic with a fused activation, on
-// float32, int32 and (ADD/SUB/MUL) int64. Quantized variants belong to the
-// quantized kernels.
+// float32, int32, int64 (not DIV) and quantized data: int8/uint8/int16 for
+// ADD/SUB/MUL, uint8 for DIV (quantized_div.cc).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include "ops/elementwise/binary_rows.h"
 #include "ops/elementwise/elementwise_ops.h"
 #include "ops/elementwise/op_util.h"
+#include "ops/elementwise/quantized_div.h"
 #include "quant/quantization_util.h"
 #include "quant/spec_checks.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
@@ -39,6 +40,7 @@ struct ArithData {
   ActivationBounds<int64_t> bounds_i64;
   reference::integer::AddSubParams add_sub;
   reference::integer::MulParams mul;
+  reference::integer::DivParams div;
   ArithFn eval = nullptr;
   // The optimized 8-bit or float kernel, when prepare chose one.
   const optimized::QBinaryKernel *qbinary = nullptr;
@@ -107,6 +109,13 @@ TfLiteStatus EvalQuantized(TfLiteContext *, const ArithData &data, const TfLiteT
     });
   }
   return kTfLiteOk;
+}
+
+TfLiteStatus EvalDivUInt8(TfLiteContext *context, const ArithData &data, const TfLiteTensor *input1,
+                          const TfLiteTensor *input2, TfLiteTensor *output) {
+  return EvalQuantizedDiv(context, data.div, data.shape1, tflite::GetTensorData<uint8_t>(input1),
+                          data.shape2, tflite::GetTensorData<uint8_t>(input2), data.out_shape,
+                          tflite::GetTensorData<uint8_t>(output));
 }
 
 // The broadcasts PlanBinaryRows covers, on the optimized 8-bit kernel.
@@ -330,6 +339,12 @@ TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
           TF_LITE_ENSURE_STATUS(
               (PrepareQuantized<kOp, int16_t>(context, params, in[0], in[1], output, data)));
         }
+        break;
+      }
+      if (type == kTfLiteUInt8) {  // DIV version 2; TFLite has no int8/int16 DIV
+        TF_LITE_ENSURE_STATUS(
+            PrepareQuantizedDiv(context, activation, in[0], in[1], output, &data->div));
+        data->eval = EvalDivUInt8;
         break;
       }
       TF_LITE_KERNEL_LOG(context, "%s: input type %s is not supported", op, TypeName(type));

@@ -1,5 +1,6 @@
-// Unary math: SIN, COS, ABS, EXP, LOG, SQRT, RSQRT, NEG, SQUARE, FLOOR, CEIL,
-// ROUND on float32, plus int32 ABS and int32/int64 NEG as TFLite defines them.
+// Unary math: SIN, COS, SQRT, NEG, SQUARE, FLOOR, CEIL, ROUND on float32, plus int32/int64
+// NEG as TFLite defines them. ABS, EXP, LOG and RSQRT, which also have quantized forms, are in
+// quantized_unary.cc.
 #include <cmath>
 #include <cstdint>
 
@@ -13,19 +14,13 @@ namespace {
 // Named float wrappers: the std:: functions are overload sets.
 float Sin(float x) { return std::sin(x); }
 float Cos(float x) { return std::cos(x); }
-float Exp(float x) { return std::exp(x); }
-float Log(float x) { return std::log(x); }
 float Sqrt(float x) { return std::sqrt(x); }
 float Floor(float x) { return std::floor(x); }
 float Ceil(float x) { return std::ceil(x); }
 
 constexpr char kSin[] = "SIN";
 constexpr char kCos[] = "COS";
-constexpr char kAbs[] = "ABS";
-constexpr char kExp[] = "EXP";
-constexpr char kLog[] = "LOG";
 constexpr char kSqrt[] = "SQRT";
-constexpr char kRsqrt[] = "RSQRT";
 constexpr char kNeg[] = "NEG";
 constexpr char kSquare[] = "SQUARE";
 constexpr char kFloor[] = "FLOOR";
@@ -48,21 +43,8 @@ TfLiteRegistration *Register_SIN() {
 TfLiteRegistration *Register_COS() {
   return UnaryRegistration<ew::kCos, ApplyScalar<float, ew::Cos>>();
 }
-TfLiteRegistration *Register_ABS() {
-  return UnaryRegistration<ew::kAbs, ApplyScalar<float, ref::Abs<float>>,
-                           ApplyScalar<int32_t, ref::Abs<int32_t>>>();
-}
-TfLiteRegistration *Register_EXP() {
-  return UnaryRegistration<ew::kExp, ApplyScalar<float, ew::Exp>>();
-}
-TfLiteRegistration *Register_LOG() {
-  return UnaryRegistration<ew::kLog, ApplyScalar<float, ew::Log>>();
-}
 TfLiteRegistration *Register_SQRT() {
   return UnaryRegistration<ew::kSqrt, ApplyScalar<float, ew::Sqrt>>();
-}
-TfLiteRegistration *Register_RSQRT() {
-  return UnaryRegistration<ew::kRsqrt, ApplyScalar<float, ref::Rsqrt>>();
 }
 TfLiteRegistration *Register_NEG() {
   return UnaryRegistration<ew::kNeg, ApplyScalar<float, ref::Neg<float>>,

@@ -10,6 +10,7 @@
 
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/reduce/qmean.h"
+#include "kernels/reference/quantized_reduce_prod.h"
 #include "kernels/reference/reduce.h"
 #include "octet/kernel_info.h"
 #include "ops/shape/common.h"
@@ -61,8 +62,8 @@ inline bool ReduceTypeSupported(ReduceKind kind, TfLiteType type) {
     case kTfLiteInt8:
     case kTfLiteUInt8:
     case kTfLiteInt16:
-      // PROD on quantized data would need its own rescaling (not implemented).
-      return kind != ReduceKind::kProd;
+      // PROD: int8/int16 (quantized or raw), as TFLite; no uint8.
+      return kind != ReduceKind::kProd || type != kTfLiteUInt8;
     case kTfLiteBool:
       return kind == ReduceKind::kMax || kind == ReduceKind::kMin;
     default:
@@ -79,6 +80,34 @@ inline bool RequantizesQuantized(ReduceKind kind, TfLiteType type) {
   return false;
 }
 
+// TFLite requantizes a PROD of int8/int16 whenever the input carries quantization (raw
+// products otherwise).
+inline bool QuantizedProd(ReduceKind kind, const TfLiteTensor* input) {
+  return kind == ReduceKind::kProd && (input->type == kTfLiteInt8 || input->type == kTfLiteInt16) &&
+         input->quantization.type != kTfLiteNoQuantization;
+}
+
+// The per-step rescale of a quantized PROD reducing `count` elements per output.
+inline TfLiteStatus QuantizedProdMultiplier(TfLiteContext* context, const char* op,
+                                            const TfLiteTensor* input, const TfLiteTensor* output,
+                                            int64_t count, int32_t* multiplier, int* shift) {
+  *multiplier = 0;
+  *shift = 0;
+  if (count == 0) return kTfLiteOk;  // empty: nothing is multiplied
+  return quant::QuantizeMultiplierChecked(
+      context, op, "output", output, "input_scale / output_scale^(1/reduced_count)",
+      reference::QuantizedProdScaling(input->params.scale, output->params.scale, count), multiplier,
+      shift, quant::kRequant64Shifts);
+}
+
+inline int64_t ReducedCount(const Shape& shape, const std::vector<bool>& reduced) {
+  int64_t count = 1;
+  for (int d = 0; d < shape.rank(); ++d) {
+    if (reduced[d]) count *= shape.dim(d);
+  }
+  return count;
+}
+
 inline TfLiteStatus ReducePrepare(TfLiteContext* context, TfLiteNode* node, const char* op,
                                   ReduceKind kind) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, op, 2, 2, 1));
@@ -90,7 +119,14 @@ inline TfLiteStatus ReducePrepare(TfLiteContext* context, TfLiteNode* node, cons
   TF_LITE_ENSURE_STATUS(CheckSameType(context, op, input, output, "output"));
   OCTET_ENSURE(context, ReduceTypeSupported(kind, input->type), "%s: unsupported element type %s",
                op, TfLiteTypeGetName(input->type));
-  if (RequantizesQuantized(kind, input->type)) {
+  if (QuantizedProd(kind, input)) {
+    TF_LITE_ENSURE_STATUS(quant::CheckPerTensor(context, op, "input", input));
+    TF_LITE_ENSURE_STATUS(quant::CheckPerTensor(context, op, "output", output));
+    if (input->type == kTfLiteInt16) {
+      OCTET_ENSURE(context, input->params.zero_point == 0 && output->params.zero_point == 0,
+                   "%s: int16 input and output zero points must be 0", op);
+    }
+  } else if (RequantizesQuantized(kind, input->type)) {
     OCTET_ENSURE(context, input->params.scale > 0 && output->params.scale > 0,
                  "%s: quantized input and output need positive scales", op);
     // Eval derives the same multiplier again; refuse here what it could not represent.
@@ -116,6 +152,13 @@ inline TfLiteStatus ReducePrepare(TfLiteContext* context, TfLiteNode* node, cons
   }
   ReducePlan plan;
   TF_LITE_ENSURE_STATUS(MakeReducePlan(context, node, op, &plan));
+  if (QuantizedProd(kind, input)) {  // eval derives it again; refuse here what it cannot
+    int32_t multiplier;
+    int shift;
+    TF_LITE_ENSURE_STATUS(QuantizedProdMultiplier(context, op, input, output,
+                                                  ReducedCount(Shape::Of(input), plan.reduced),
+                                                  &multiplier, &shift));
+  }
   int64_t outer, count, inner;
   if (RequantizesQuantized(kind, input->type) && cpu::ActiveIsa() != cpu::Isa::kReference &&
       optimized::ContiguousReduction(Shape::Of(input), plan.reduced, &outer, &count, &inner)) {
@@ -201,6 +244,21 @@ inline TfLiteStatus ReduceEval(TfLiteContext* context, TfLiteNode* node, const c
   }
   const Shape shape = Shape::Of(input);
   const int64_t n = tflite::NumElements(output);
+  if (QuantizedProd(kind, input)) {
+    int32_t multiplier;
+    int shift;
+    TF_LITE_ENSURE_STATUS(QuantizedProdMultiplier(
+        context, op, input, output, ReducedCount(shape, plan.reduced), &multiplier, &shift));
+    const int32_t in_zp = input->params.zero_point, out_zp = output->params.zero_point;
+    if (input->type == kTfLiteInt8) {
+      reference::QuantizedReduceProd(shape, plan.reduced, input->data.int8, in_zp, multiplier,
+                                     shift, out_zp, n, output->data.int8);
+    } else {
+      reference::QuantizedReduceProd(shape, plan.reduced, input->data.i16, in_zp, multiplier, shift,
+                                     out_zp, n, output->data.i16);
+    }
+    return kTfLiteOk;
+  }
   if (RequantizesQuantized(kind, input->type)) {
     int32_t multiplier;
     int shift;
