@@ -516,8 +516,9 @@ TEST(Int4Weights, ShortTensorIsRefusedAtPrepare) {
       << reporter.text;
 }
 
-// `octet inspect` loads, prepares and lists the model: the weights show as INT4.
-TEST(Int4Weights, InspectShowsInt4) {
+// `octet inspect` loads, prepares and lists the model: the weights show as INT4. (A Cli*
+// suite: it runs the host CLI, which the aarch64 CI step leaves out.)
+TEST(CliInt4Weights, InspectShowsInt4) {
   Case c = Conv(true, 5, 5, 3, 4, 3);
   std::mt19937 rng(8);
   const Quant q = PickQuant(c, &rng);
