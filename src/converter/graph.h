@@ -69,6 +69,17 @@ bool BypassOperator(edit::SubGraphT& graph, int op_index, int32_t x, int32_t y);
 bool SameQuantization(const edit::TensorT& a, const edit::TensorT& b);
 bool IsQuantizedType(edit::TensorType type);
 
+// Runs `rewrite(graph, usage)` on every subgraph until it reports no change: a rewrite that
+// returns true has edited the graph, so the producers and consumers are rebuilt before the
+// next call. The outer loop of every pass that rewrites one match at a time.
+template <typename Rewrite>
+void RewriteUntilStable(edit::ModelT& model, Rewrite rewrite) {
+  for (auto& graph : model.subgraphs) {
+    while (rewrite(*graph, Usage(*graph))) {
+    }
+  }
+}
+
 // Drops tensors no op, subgraph or signature refers to, and buffers no tensor or metadata
 // refers to (buffer 0, the empty sentinel, stays), renumbering what remains. Returns how many
 // tensors and buffers went.

@@ -40,93 +40,88 @@ int32_t NewConstant(edit::ModelT& model, edit::SubGraphT& graph, const edit::Ten
 }  // namespace
 
 bool FoldBatchNorm(edit::ModelT& model, PassLog& log, std::string* /*error*/) {
-  for (auto& graph_ptr : model.subgraphs) {
-    edit::SubGraphT& graph = *graph_ptr;
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      const Usage usage(graph);
-      for (size_t m = 0; m < graph.operators.size() && !changed; ++m) {
-        edit::OperatorT& affine = *graph.operators[m];
-        const edit::BuiltinOperator affine_code = OpCodeOf(model, affine);
-        if ((affine_code != edit::BuiltinOperator_MUL && affine_code != edit::BuiltinOperator_ADD &&
-             affine_code != edit::BuiltinOperator_SUB) ||
-            affine.inputs.size() != 2 || affine.outputs.size() != 1) {
+  RewriteUntilStable(model, [&](edit::SubGraphT& graph, const Usage& usage) {
+    for (size_t m = 0; m < graph.operators.size(); ++m) {
+      edit::OperatorT& affine = *graph.operators[m];
+      const edit::BuiltinOperator affine_code = OpCodeOf(model, affine);
+      if ((affine_code != edit::BuiltinOperator_MUL && affine_code != edit::BuiltinOperator_ADD &&
+           affine_code != edit::BuiltinOperator_SUB) ||
+          affine.inputs.size() != 2 || affine.outputs.size() != 1) {
+        continue;
+      }
+      // Which operand is the weighted op's output (SUB only as x - c).
+      for (int side = 0; side < 2; ++side) {
+        if (affine_code == edit::BuiltinOperator_SUB && side == 1) break;
+        const int32_t x = affine.inputs[side], c = affine.inputs[1 - side];
+        const int p = usage.producer(x);
+        if (p < 0 || !usage.only_feeds(x, static_cast<int>(m))) continue;
+        edit::OperatorT& op = *graph.operators[p];
+        const edit::BuiltinOperator code = OpCodeOf(model, op);
+        if (code != edit::BuiltinOperator_CONV_2D &&
+            code != edit::BuiltinOperator_DEPTHWISE_CONV_2D &&
+            code != edit::BuiltinOperator_FULLY_CONNECTED) {
           continue;
         }
-        // Which operand is the weighted op's output (SUB only as x - c).
-        for (int side = 0; side < 2 && !changed; ++side) {
-          if (affine_code == edit::BuiltinOperator_SUB && side == 1) break;
-          const int32_t x = affine.inputs[side], c = affine.inputs[1 - side];
-          const int p = usage.producer(x);
-          if (p < 0 || !usage.only_feeds(x, static_cast<int>(m))) continue;
-          edit::OperatorT& op = *graph.operators[p];
-          const edit::BuiltinOperator code = OpCodeOf(model, op);
-          if (code != edit::BuiltinOperator_CONV_2D &&
-              code != edit::BuiltinOperator_DEPTHWISE_CONV_2D &&
-              code != edit::BuiltinOperator_FULLY_CONNECTED) {
-            continue;
-          }
-          edit::ActivationFunctionType* act = FusedActivation(op, code);
-          if (act == nullptr || *act != edit::ActivationFunctionType_NONE || op.inputs.size() < 2 ||
-              op.outputs.size() != 1 || graph.tensors[x]->type != edit::TensorType_FLOAT32 ||
-              graph.tensors[affine.outputs[0]]->type != edit::TensorType_FLOAT32 ||
-              graph.tensors[x]->shape != graph.tensors[affine.outputs[0]]->shape) {
-            continue;
-          }
-          std::vector<float> weights, bias, k;
-          if (!ConstantFloats(model, graph, op.inputs[1], &weights)) continue;
-          const edit::TensorT& filter = *graph.tensors[op.inputs[1]];
-          const int axis = ChannelAxis(code);
-          if (static_cast<int>(filter.shape.size()) <= axis || filter.shape[axis] <= 0) continue;
-          const int channels = filter.shape[axis];
-          if (!PerChannel(model, graph, c, channels, &k)) continue;
-          const bool has_bias = op.inputs.size() > 2 && op.inputs[2] >= 0;
-          if (has_bias) {
-            if (!ConstantFloats(model, graph, op.inputs[2], &bias) ||
-                static_cast<int>(bias.size()) != channels) {
-              continue;
-            }
-          } else {
-            bias.assign(channels, 0.0f);
-          }
-          if (affine_code == edit::BuiltinOperator_MUL) {
-            // Channel of weight element i: i / inner % channels, by the axis' position.
-            int64_t inner = 1;
-            for (size_t d = axis + 1; d < filter.shape.size(); ++d) inner *= filter.shape[d];
-            for (size_t i = 0; i < weights.size(); ++i) {
-              weights[i] *= k[(i / inner) % channels];
-            }
-            for (int o = 0; o < channels; ++o) bias[o] *= k[o];
-            op.inputs[1] = NewConstant(model, graph, filter, filter.shape, weights, "/folded");
-          } else {
-            const float sign = affine_code == edit::BuiltinOperator_SUB ? -1.0f : 1.0f;
-            for (int o = 0; o < channels; ++o) bias[o] += sign * k[o];
-          }
-          const int32_t new_bias =
-              NewConstant(model, graph, *graph.tensors[op.inputs[1]], {channels}, bias, "/bias");
-          if (has_bias) {
-            op.inputs[2] = new_bias;
-          } else if (op.inputs.size() > 2) {
-            op.inputs[2] = new_bias;
-          } else {
-            op.inputs.push_back(new_bias);
-          }
-          edit::ActivationFunctionType* outer = FusedActivation(affine, affine_code);
-          *act = outer != nullptr ? *outer : edit::ActivationFunctionType_NONE;
-          op.outputs[0] = affine.outputs[0];
-          log.Add(OpNameOf(model, op) + " #" + std::to_string(p) + " + constant " +
-                  OpNameOf(model, affine) + " #" + std::to_string(m) + " -> " +
-                  OpNameOf(model, op) + " with folded " +
-                  (affine_code == edit::BuiltinOperator_MUL ? "weights and bias" : "bias"));
-          std::vector<bool> erase(graph.operators.size(), false);
-          erase[m] = true;
-          EraseOperators(graph, erase);
-          changed = true;
+        edit::ActivationFunctionType* act = FusedActivation(op, code);
+        if (act == nullptr || *act != edit::ActivationFunctionType_NONE || op.inputs.size() < 2 ||
+            op.outputs.size() != 1 || graph.tensors[x]->type != edit::TensorType_FLOAT32 ||
+            graph.tensors[affine.outputs[0]]->type != edit::TensorType_FLOAT32 ||
+            graph.tensors[x]->shape != graph.tensors[affine.outputs[0]]->shape) {
+          continue;
         }
+        std::vector<float> weights, bias, k;
+        if (!ConstantFloats(model, graph, op.inputs[1], &weights)) continue;
+        const edit::TensorT& filter = *graph.tensors[op.inputs[1]];
+        const int axis = ChannelAxis(code);
+        if (static_cast<int>(filter.shape.size()) <= axis || filter.shape[axis] <= 0) continue;
+        const int channels = filter.shape[axis];
+        if (!PerChannel(model, graph, c, channels, &k)) continue;
+        const bool has_bias = op.inputs.size() > 2 && op.inputs[2] >= 0;
+        if (has_bias) {
+          if (!ConstantFloats(model, graph, op.inputs[2], &bias) ||
+              static_cast<int>(bias.size()) != channels) {
+            continue;
+          }
+        } else {
+          bias.assign(channels, 0.0f);
+        }
+        if (affine_code == edit::BuiltinOperator_MUL) {
+          // Channel of weight element i: i / inner % channels, by the axis' position.
+          int64_t inner = 1;
+          for (size_t d = axis + 1; d < filter.shape.size(); ++d) inner *= filter.shape[d];
+          for (size_t i = 0; i < weights.size(); ++i) {
+            weights[i] *= k[(i / inner) % channels];
+          }
+          for (int o = 0; o < channels; ++o) bias[o] *= k[o];
+          op.inputs[1] = NewConstant(model, graph, filter, filter.shape, weights, "/folded");
+        } else {
+          const float sign = affine_code == edit::BuiltinOperator_SUB ? -1.0f : 1.0f;
+          for (int o = 0; o < channels; ++o) bias[o] += sign * k[o];
+        }
+        const int32_t new_bias =
+            NewConstant(model, graph, *graph.tensors[op.inputs[1]], {channels}, bias, "/bias");
+        if (has_bias) {
+          op.inputs[2] = new_bias;
+        } else if (op.inputs.size() > 2) {
+          op.inputs[2] = new_bias;
+        } else {
+          op.inputs.push_back(new_bias);
+        }
+        edit::ActivationFunctionType* outer = FusedActivation(affine, affine_code);
+        *act = outer != nullptr ? *outer : edit::ActivationFunctionType_NONE;
+        op.outputs[0] = affine.outputs[0];
+        log.Add(OpNameOf(model, op) + " #" + std::to_string(p) + " + constant " +
+                OpNameOf(model, affine) + " #" + std::to_string(m) + " -> " + OpNameOf(model, op) +
+                " with folded " +
+                (affine_code == edit::BuiltinOperator_MUL ? "weights and bias" : "bias"));
+        std::vector<bool> erase(graph.operators.size(), false);
+        erase[m] = true;
+        EraseOperators(graph, erase);
+        return true;
       }
     }
-  }
+    return false;
+  });
   return true;
 }
 

@@ -26,48 +26,42 @@ bool ActivationOf(edit::BuiltinOperator code, edit::ActivationFunctionType* fuse
 }  // namespace
 
 bool FuseActivation(edit::ModelT& model, PassLog& log, std::string* /*error*/) {
-  for (auto& graph_ptr : model.subgraphs) {
-    edit::SubGraphT& graph = *graph_ptr;
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      const Usage usage(graph);
-      for (size_t a = 0; a < graph.operators.size() && !changed; ++a) {
-        edit::OperatorT& act = *graph.operators[a];
-        edit::ActivationFunctionType fused;
-        if (!ActivationOf(OpCodeOf(model, act), &fused) || act.inputs.size() != 1 ||
-            act.outputs.size() != 1) {
-          continue;
-        }
-        const int32_t x = act.inputs[0], y = act.outputs[0];
-        const int p = usage.producer(x);
-        if (p < 0 || !usage.only_feeds(x, static_cast<int>(a))) continue;
-        edit::OperatorT& producer = *graph.operators[p];
-        const edit::BuiltinOperator producer_code = OpCodeOf(model, producer);
-        edit::ActivationFunctionType* field = FusedActivation(producer, producer_code);
-        if (field == nullptr || *field != edit::ActivationFunctionType_NONE ||
-            producer.outputs.size() != 1) {
-          continue;
-        }
-        const edit::TensorT& tx = *graph.tensors[x];
-        const edit::TensorT& ty = *graph.tensors[y];
-        // Integer graphs: the activation must not requantize, or fusing would change values.
-        if (tx.type != ty.type || (IsQuantizedType(tx.type) && !SameQuantization(tx, ty))) {
-          continue;
-        }
-        *field = fused;
-        producer.outputs[0] = y;
-        log.Add(OpNameOf(model, producer) + " #" + std::to_string(p) + " + " +
-                OpNameOf(model, act) + " #" + std::to_string(a) + " -> " +
-                OpNameOf(model, producer) + " with fused " +
-                edit::EnumNameActivationFunctionType(fused));
-        std::vector<bool> erase(graph.operators.size(), false);
-        erase[a] = true;
-        EraseOperators(graph, erase);
-        changed = true;
+  RewriteUntilStable(model, [&](edit::SubGraphT& graph, const Usage& usage) {
+    for (size_t a = 0; a < graph.operators.size(); ++a) {
+      edit::OperatorT& act = *graph.operators[a];
+      edit::ActivationFunctionType fused;
+      if (!ActivationOf(OpCodeOf(model, act), &fused) || act.inputs.size() != 1 ||
+          act.outputs.size() != 1) {
+        continue;
       }
+      const int32_t x = act.inputs[0], y = act.outputs[0];
+      const int p = usage.producer(x);
+      if (p < 0 || !usage.only_feeds(x, static_cast<int>(a))) continue;
+      edit::OperatorT& producer = *graph.operators[p];
+      const edit::BuiltinOperator producer_code = OpCodeOf(model, producer);
+      edit::ActivationFunctionType* field = FusedActivation(producer, producer_code);
+      if (field == nullptr || *field != edit::ActivationFunctionType_NONE ||
+          producer.outputs.size() != 1) {
+        continue;
+      }
+      const edit::TensorT& tx = *graph.tensors[x];
+      const edit::TensorT& ty = *graph.tensors[y];
+      // Integer graphs: the activation must not requantize, or fusing would change values.
+      if (tx.type != ty.type || (IsQuantizedType(tx.type) && !SameQuantization(tx, ty))) {
+        continue;
+      }
+      *field = fused;
+      producer.outputs[0] = y;
+      log.Add(OpNameOf(model, producer) + " #" + std::to_string(p) + " + " + OpNameOf(model, act) +
+              " #" + std::to_string(a) + " -> " + OpNameOf(model, producer) + " with fused " +
+              edit::EnumNameActivationFunctionType(fused));
+      std::vector<bool> erase(graph.operators.size(), false);
+      erase[a] = true;
+      EraseOperators(graph, erase);
+      return true;
     }
-  }
+    return false;
+  });
   return true;
 }
 

@@ -124,36 +124,31 @@ bool MatchAtTanh(const edit::ModelT& model, const edit::SubGraphT& graph, const 
 }  // namespace
 
 bool FuseGelu(edit::ModelT& model, PassLog& log, std::string* /*error*/) {
-  for (auto& graph_ptr : model.subgraphs) {
-    edit::SubGraphT& graph = *graph_ptr;
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      const Usage usage(graph);
-      for (size_t i = 0; i < graph.operators.size() && !changed; ++i) {
-        if (OpCodeOf(model, *graph.operators[i]) != edit::BuiltinOperator_TANH) continue;
-        Match match;
-        if (!MatchAtTanh(model, graph, usage, static_cast<int>(i), &match) ||
-            graph.tensors[match.x]->type != edit::TensorType_FLOAT32 ||
-            graph.tensors[match.y]->type != edit::TensorType_FLOAT32 ||
-            graph.tensors[match.x]->shape != graph.tensors[match.y]->shape ||
-            !SelfContained(graph, usage, match.ops, match.y)) {
-          continue;
-        }
-        auto op = std::make_unique<edit::OperatorT>();
-        op->opcode_index = FindOrAddOpCode(model, edit::BuiltinOperator_GELU);
-        op->inputs = {match.x};
-        op->outputs = {match.y};
-        edit::GeluOptionsT options;
-        options.approximate = true;
-        op->builtin_options.Set(std::move(options));
-        log.Add(std::to_string(match.ops.size()) + " ops around TANH #" + std::to_string(i) +
-                " -> GELU (approximate)");
-        ReplacePattern(graph, match.ops, std::move(op));
-        changed = true;
+  RewriteUntilStable(model, [&](edit::SubGraphT& graph, const Usage& usage) {
+    for (size_t i = 0; i < graph.operators.size(); ++i) {
+      if (OpCodeOf(model, *graph.operators[i]) != edit::BuiltinOperator_TANH) continue;
+      Match match;
+      if (!MatchAtTanh(model, graph, usage, static_cast<int>(i), &match) ||
+          graph.tensors[match.x]->type != edit::TensorType_FLOAT32 ||
+          graph.tensors[match.y]->type != edit::TensorType_FLOAT32 ||
+          graph.tensors[match.x]->shape != graph.tensors[match.y]->shape ||
+          !SelfContained(graph, usage, match.ops, match.y)) {
+        continue;
       }
+      auto op = std::make_unique<edit::OperatorT>();
+      op->opcode_index = FindOrAddOpCode(model, edit::BuiltinOperator_GELU);
+      op->inputs = {match.x};
+      op->outputs = {match.y};
+      edit::GeluOptionsT options;
+      options.approximate = true;
+      op->builtin_options.Set(std::move(options));
+      log.Add(std::to_string(match.ops.size()) + " ops around TANH #" + std::to_string(i) +
+              " -> GELU (approximate)");
+      ReplacePattern(graph, match.ops, std::move(op));
+      return true;
     }
-  }
+    return false;
+  });
   return true;
 }
 

@@ -104,34 +104,29 @@ bool MatchAt(const edit::ModelT& model, const edit::SubGraphT& graph, const Usag
 }  // namespace
 
 bool FuseHardSwish(edit::ModelT& model, PassLog& log, std::string* /*error*/) {
-  for (auto& graph_ptr : model.subgraphs) {
-    edit::SubGraphT& graph = *graph_ptr;
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      const Usage usage(graph);
-      for (size_t i = 0; i < graph.operators.size() && !changed; ++i) {
-        if (graph.operators[i]->outputs.size() != 1) continue;
-        const int32_t y = graph.operators[i]->outputs[0];
-        Match match;
-        if (graph.tensors[y]->type != edit::TensorType_FLOAT32 ||
-            !MatchAt(model, graph, usage, y, &match) || match.x < 0 ||
-            graph.tensors[match.x]->type != edit::TensorType_FLOAT32 ||
-            graph.tensors[match.x]->shape != graph.tensors[y]->shape ||
-            !SelfContained(graph, usage, match.ops, y)) {
-          continue;
-        }
-        auto op = std::make_unique<edit::OperatorT>();
-        op->opcode_index = FindOrAddOpCode(model, edit::BuiltinOperator_HARD_SWISH);
-        op->inputs = {match.x};
-        op->outputs = {y};
-        log.Add(std::to_string(match.ops.size()) + " ops ending at #" + std::to_string(i) +
-                " -> HARD_SWISH");
-        ReplacePattern(graph, match.ops, std::move(op));
-        changed = true;
+  RewriteUntilStable(model, [&](edit::SubGraphT& graph, const Usage& usage) {
+    for (size_t i = 0; i < graph.operators.size(); ++i) {
+      if (graph.operators[i]->outputs.size() != 1) continue;
+      const int32_t y = graph.operators[i]->outputs[0];
+      Match match;
+      if (graph.tensors[y]->type != edit::TensorType_FLOAT32 ||
+          !MatchAt(model, graph, usage, y, &match) || match.x < 0 ||
+          graph.tensors[match.x]->type != edit::TensorType_FLOAT32 ||
+          graph.tensors[match.x]->shape != graph.tensors[y]->shape ||
+          !SelfContained(graph, usage, match.ops, y)) {
+        continue;
       }
+      auto op = std::make_unique<edit::OperatorT>();
+      op->opcode_index = FindOrAddOpCode(model, edit::BuiltinOperator_HARD_SWISH);
+      op->inputs = {match.x};
+      op->outputs = {y};
+      log.Add(std::to_string(match.ops.size()) + " ops ending at #" + std::to_string(i) +
+              " -> HARD_SWISH");
+      ReplacePattern(graph, match.ops, std::move(op));
+      return true;
     }
-  }
+    return false;
+  });
   return true;
 }
 

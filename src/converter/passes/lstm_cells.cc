@@ -41,20 +41,20 @@ const std::vector<int32_t>& ShapeOf(const edit::SubGraphT& graph, int32_t t) {
   return graph.tensors[t]->shape;
 }
 
-// The op producing `t` when it is a one-input, one-output `code` op read only by `reader`.
-int UnaryProducer(const edit::ModelT& model, const edit::SubGraphT& graph, const Usage& usage,
-                  int32_t t, edit::BuiltinOperator code) {
-  const int p = usage.producer(t);
-  if (p < 0 || usage.is_graph_output(t) || usage.consumers(t).size() != 1) return -1;
-  const edit::OperatorT& op = *graph.operators[p];
-  if (OpCodeOf(model, op) != code || op.inputs.size() != 1 || op.outputs.size() != 1) return -1;
-  return p;
-}
-
 // The single op reading `t` (not a graph output), or -1.
 int SoleReader(const Usage& usage, int32_t t) {
   if (usage.is_graph_output(t) || usage.consumers(t).size() != 1) return -1;
   return usage.consumers(t)[0];
+}
+
+// The op producing `t` when it is a one-input, one-output `code` op and `t` has one reader.
+int UnaryProducer(const edit::ModelT& model, const edit::SubGraphT& graph, const Usage& usage,
+                  int32_t t, edit::BuiltinOperator code) {
+  const int p = usage.producer(t);
+  if (p < 0 || SoleReader(usage, t) < 0) return -1;
+  const edit::OperatorT& op = *graph.operators[p];
+  if (OpCodeOf(model, op) != code || op.inputs.size() != 1 || op.outputs.size() != 1) return -1;
+  return p;
 }
 
 // A plain float FULLY_CONNECTED producing `t` (read only once) with constant [rows, k]
@@ -372,7 +372,7 @@ bool BuildChain(const edit::ModelT& model, const edit::SubGraphT& graph, const U
   }
   // Every step input goes only to its cell.
   for (int32_t x : unpack.outputs) {
-    if (usage.is_graph_output(x) || usage.consumers(x).size() != 1) return false;
+    if (SoleReader(usage, x) < 0) return false;
   }
   return IsFloat(graph, unpack.inputs[0]);
 }
@@ -475,30 +475,25 @@ void ReplaceChain(edit::ModelT& model, edit::SubGraphT& graph, const Usage& usag
 }  // namespace
 
 bool FuseLstmCells(edit::ModelT& model, PassLog& log, std::string* /*error*/) {
-  for (auto& graph_ptr : model.subgraphs) {
-    edit::SubGraphT& graph = *graph_ptr;
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      const Usage usage(graph);
-      std::vector<Cell> cells;
-      for (size_t i = 0; i < graph.operators.size(); ++i) {
-        Cell cell;
-        if (MatchCell(model, graph, usage, static_cast<int>(i), &cell)) cells.push_back(cell);
-      }
-      for (size_t i = 0; i < cells.size() && !changed; ++i) {
-        Chain chain;
-        if (!BuildChain(model, graph, usage, cells, i, &chain)) continue;
-        size_t ops = chain.pack >= 0 ? 2 : 1;
-        for (const Cell& c : chain.cells) ops += c.ops.size();
-        log.Add(std::to_string(chain.cells.size()) + " LSTM cells (" + std::to_string(ops) +
-                " ops from UNPACK #" + std::to_string(chain.unpack) +
-                ") -> UNIDIRECTIONAL_SEQUENCE_LSTM" + (chain.time_major ? " (time-major)" : ""));
-        ReplaceChain(model, graph, usage, chain);
-        changed = true;
-      }
+  RewriteUntilStable(model, [&](edit::SubGraphT& graph, const Usage& usage) {
+    std::vector<Cell> cells;
+    for (size_t i = 0; i < graph.operators.size(); ++i) {
+      Cell cell;
+      if (MatchCell(model, graph, usage, static_cast<int>(i), &cell)) cells.push_back(cell);
     }
-  }
+    for (size_t i = 0; i < cells.size(); ++i) {
+      Chain chain;
+      if (!BuildChain(model, graph, usage, cells, i, &chain)) continue;
+      size_t ops = chain.pack >= 0 ? 2 : 1;
+      for (const Cell& c : chain.cells) ops += c.ops.size();
+      log.Add(std::to_string(chain.cells.size()) + " LSTM cells (" + std::to_string(ops) +
+              " ops from UNPACK #" + std::to_string(chain.unpack) +
+              ") -> UNIDIRECTIONAL_SEQUENCE_LSTM" + (chain.time_major ? " (time-major)" : ""));
+      ReplaceChain(model, graph, usage, chain);
+      return true;
+    }
+    return false;
+  });
   return true;
 }
 

@@ -21,29 +21,25 @@ bool HasEffects(const edit::ModelT& model, const edit::SubGraphT& graph,
 }  // namespace
 
 bool RemoveDead(edit::ModelT& model, PassLog& log, std::string* /*error*/) {
-  for (auto& graph_ptr : model.subgraphs) {
-    edit::SubGraphT& graph = *graph_ptr;
-    // Backwards, so a chain of dead ops goes in one sweep.
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      const Usage usage(graph);
-      std::vector<bool> erase(graph.operators.size(), false);
-      for (size_t i = graph.operators.size(); i-- > 0;) {
-        const edit::OperatorT& op = *graph.operators[i];
-        if (HasEffects(model, graph, op)) continue;
-        bool read = false;
-        for (int32_t t : op.outputs) {
-          read = read || usage.is_graph_output(t) || !usage.consumers(t).empty();
-        }
-        if (read) continue;
-        erase[i] = true;
-        changed = true;
-        log.Add(OpNameOf(model, op) + " #" + std::to_string(i) + ": nothing reads its results");
+  // Backwards, so a chain of dead ops goes in one sweep.
+  RewriteUntilStable(model, [&](edit::SubGraphT& graph, const Usage& usage) {
+    bool changed = false;
+    std::vector<bool> erase(graph.operators.size(), false);
+    for (size_t i = graph.operators.size(); i-- > 0;) {
+      const edit::OperatorT& op = *graph.operators[i];
+      if (HasEffects(model, graph, op)) continue;
+      bool read = false;
+      for (int32_t t : op.outputs) {
+        read = read || usage.is_graph_output(t) || !usage.consumers(t).empty();
       }
-      EraseOperators(graph, erase);
+      if (read) continue;
+      erase[i] = true;
+      changed = true;
+      log.Add(OpNameOf(model, op) + " #" + std::to_string(i) + ": nothing reads its results");
     }
-  }
+    EraseOperators(graph, erase);
+    return changed;
+  });
   return true;
 }
 
