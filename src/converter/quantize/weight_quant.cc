@@ -5,36 +5,10 @@
 #include <cstring>
 
 #include "converter/graph.h"
+#include "kernels/reference/quantize.h"
 #include "quant/choose_params.h"
 
 namespace octet::converter {
-namespace {
-
-// IEEE half from float, round to nearest even (what TFLite's fp16 conversion gives).
-uint16_t ToHalf(float value) {
-  uint32_t f;
-  std::memcpy(&f, &value, 4);
-  const uint32_t sign = (f >> 16) & 0x8000u;
-  const uint32_t abs = f & 0x7fffffffu;
-  if (abs >= 0x7f800000u)
-    return static_cast<uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0));
-  if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // overflows to inf
-  if (abs < 0x38800000u) {                                               // subnormal half (or zero)
-    const uint32_t mantissa = (abs & 0x7fffffu) | 0x800000u;
-    const int shift = 126 - static_cast<int>(abs >> 23);  // 14 + (113 - exp)
-    if (shift > 24) return static_cast<uint16_t>(sign);
-    const uint32_t half = mantissa >> shift;
-    const uint32_t rest = mantissa & ((1u << shift) - 1), mid = 1u << (shift - 1);
-    const uint32_t rounded = half + (rest > mid || (rest == mid && (half & 1)));
-    return static_cast<uint16_t>(sign | rounded);
-  }
-  const uint32_t biased = abs - 0x38000000u;  // exponent rebias 127 -> 15
-  const uint32_t half = biased >> 13, rest = biased & 0x1fffu;
-  const uint32_t rounded = half + (rest > 0x1000u || (rest == 0x1000u && (half & 1)));
-  return static_cast<uint16_t>(sign | rounded);
-}
-
-}  // namespace
 
 void SetQuantization(edit::TensorT& tensor, float scale, int64_t zero_point) {
   tensor.quantization = std::make_unique<edit::QuantizationParametersT>();
@@ -182,7 +156,7 @@ int32_t Float16Constant(edit::ModelT& model, edit::SubGraphT& graph, int32_t t) 
   if (!ConstantFloats(model, graph, t, &v)) return -1;
   std::vector<uint8_t> bytes(v.size() * 2);
   for (size_t i = 0; i < v.size(); ++i) {
-    const uint16_t h = ToHalf(v[i]);
+    const uint16_t h = reference::FloatToHalf(v[i]);
     std::memcpy(&bytes[2 * i], &h, 2);
   }
   return AddConstantTensor(model, graph, edit::TensorType_FLOAT16, graph.tensors[t]->shape,

@@ -112,6 +112,32 @@ inline float HalfToFloat(uint16_t h) {
   return f;
 }
 
+// float -> IEEE 754 binary16 bits, rounded to nearest even (overflow gives infinity, NaN a
+// quiet NaN of the same sign), as Eigen::half's and TFLite's fp16 conversions.
+inline uint16_t FloatToHalf(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  const uint32_t magnitude = bits & 0x7fffffffu;
+  if (magnitude > 0x7f800000u) return sign | 0x7e00u;   // NaN
+  if (magnitude >= 0x47800000u) return sign | 0x7c00u;  // >= 65536: infinity
+  const uint32_t exponent = magnitude >> 23;
+  if (exponent < 113) {  // below 2^-14: a subnormal half (or zero)
+    const uint32_t shift = 126 - exponent;
+    if (shift > 24) return sign;
+    const uint32_t mantissa = (magnitude & 0x7fffffu) | 0x800000u;
+    uint32_t h = mantissa >> shift;
+    const uint32_t rest = mantissa & ((1u << shift) - 1);
+    const uint32_t halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (h & 1u))) ++h;
+    return static_cast<uint16_t>(sign | h);
+  }
+  uint32_t h = ((exponent - 112) << 10) | ((magnitude >> 13) & 0x3ffu);
+  const uint32_t rest = magnitude & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;  // a carry may reach infinity
+  return static_cast<uint16_t>(sign | h);
+}
+
 inline void HalfToFloat(const uint16_t *in, int64_t n, float *out) {
   for (int64_t i = 0; i < n; ++i) out[i] = HalfToFloat(in[i]);
 }

@@ -236,28 +236,6 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   return context->ResizeTensor(context, output, TfLiteIntArrayCopy(input->dims));
 }
 
-// float -> binary16 bits, rounded to nearest even, as Eigen::half's conversion: the float's
-// 13 dropped mantissa bits decide the rounding; below 2^-14 the result is subnormal.
-uint16_t HalfFromFloat(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, sizeof x);
-  const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
-  x &= 0x7fffffffu;
-  if (x > 0x7f800000u) return sign | 0x7e00u;   // NaN
-  if (x >= 0x477ff000u) return sign | 0x7c00u;  // rounds to >= 65520: infinity
-  uint32_t mantissa = (x & 0x7fffffu) | 0x800000u;
-  const int exponent = static_cast<int>(x >> 23) - 127;
-  int drop = 13;                               // mantissa bits lost in a normal half
-  if (exponent < -14) drop += -14 - exponent;  // subnormal: fewer bits survive
-  if (drop > 24) return sign;                  // below half the smallest subnormal
-  uint32_t kept = mantissa >> drop;
-  const uint32_t rest = mantissa & ((1u << drop) - 1), half_way = 1u << (drop - 1);
-  if (rest > half_way || (rest == half_way && (kept & 1u))) ++kept;
-  if (exponent < -14) return static_cast<uint16_t>(sign | kept);  // a carry makes it normal
-  // kept holds the implicit 1 at bit 10; a rounding carry to bit 11 bumps the exponent.
-  return static_cast<uint16_t>(sign + (static_cast<uint32_t>(exponent + 14) << 10) + kept);
-}
-
 // Integer sums and products in an unsigned type at least as wide as int: they wrap, no UB.
 template <typename T>
 using Wide = std::make_unsigned_t<std::conditional_t<(sizeof(T) < sizeof(int)), int, T>>;
@@ -293,7 +271,7 @@ Half ApplyHalf(Half current, Half update) {
   } else if constexpr (c == Combine::kMin) {
     return b < a ? update : current;
   } else {
-    return {HalfFromFloat(c == Combine::kAdd ? a + b : a * b)};
+    return {reference::FloatToHalf(c == Combine::kAdd ? a + b : a * b)};
   }
 }
 

@@ -110,5 +110,27 @@ TEST(Elementwise_Reference, HalfToFloat) {
   EXPECT_TRUE(std::signbit(HalfToFloat(0x8000)));
 }
 
+// Every finite half survives the round trip; a float halfway between two neighbouring halves
+// goes to the one with an even mantissa, a hair above it to the upper one.
+TEST(Elementwise_Reference, FloatToHalfRoundsToNearestEven) {
+  for (uint32_t h = 0; h < 0x7c00; ++h) {
+    for (uint32_t sign : {0u, 0x8000u}) {
+      const auto bits = static_cast<uint16_t>(h | sign);
+      ASSERT_EQ(FloatToHalf(HalfToFloat(bits)), bits) << std::hex << bits;
+    }
+    if (h + 1 == 0x7c00) break;
+    const float lo = HalfToFloat(static_cast<uint16_t>(h));
+    const float hi = HalfToFloat(static_cast<uint16_t>(h + 1));
+    const float mid = lo + (hi - lo) / 2;  // exact: a half has 11 significant bits
+    ASSERT_EQ(FloatToHalf(mid), (h & 1u) ? h + 1 : h) << std::hex << h;
+    ASSERT_EQ(FloatToHalf(std::nextafter(mid, hi)), h + 1) << std::hex << h;
+  }
+  EXPECT_EQ(FloatToHalf(65519.99f), 0x7bff);  // below the midpoint to 2^16: 65504
+  EXPECT_EQ(FloatToHalf(65520.f), 0x7c00);    // the midpoint rounds to even: infinity
+  EXPECT_EQ(FloatToHalf(-std::numeric_limits<float>::infinity()), 0xfc00);
+  EXPECT_EQ(FloatToHalf(std::ldexp(1.0f, -26)), 0x0000);  // a quarter of the least subnormal
+  EXPECT_EQ(FloatToHalf(-std::nanf("")), 0xfe00);
+}
+
 }  // namespace
 }  // namespace octet::reference
