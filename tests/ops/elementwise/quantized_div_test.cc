@@ -8,11 +8,14 @@
 
 #include "ops/elementwise/elementwise_ops.h"
 #include "ops/elementwise/test_util.h"
+#include "util/golden_hex.h"
 
 namespace octet::elementwise_test {
 namespace {
 
 namespace builtin = tflite::ops::builtin;
+using octet::testing::EveryByte;
+using octet::testing::FromHex;
 
 struct Q {
   float scale;
@@ -48,20 +51,6 @@ RunResult<uint8_t> RunDiv(const DivCase &c) {
   }
   r.error = m.error();
   return r;
-}
-
-std::vector<uint8_t> FromHex(const char *hex) {
-  std::vector<uint8_t> v;
-  for (const std::string s(hex); v.size() * 2 < s.size();) {
-    v.push_back(static_cast<uint8_t>(std::stoi(s.substr(v.size() * 2, 2), nullptr, 16)));
-  }
-  return v;
-}
-
-std::vector<uint8_t> EveryByte() {
-  std::vector<uint8_t> v(256);
-  for (int i = 0; i < 256; ++i) v[i] = static_cast<uint8_t>(i);
-  return v;
 }
 
 // Divisors for the zero point 100 (raw 0 included: it is -100, not zero) and 140.

@@ -8,18 +8,19 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "ops/elementwise/elementwise_ops.h"
 #include "ops/elementwise/test_util.h"
+#include "util/golden_hex.h"
 
 namespace octet::elementwise_test {
 namespace {
 
 namespace builtin = tflite::ops::builtin;
+using octet::testing::FromHex;
 
 // TFLite's output bytes (little-endian for int16), as hex.
 constexpr char kAbs8A[] =
@@ -129,20 +130,6 @@ struct Q {
 template <typename T>
 constexpr TfLiteType TypeOf() {
   return std::is_same_v<T, int8_t> ? kTfLiteInt8 : kTfLiteInt16;
-}
-
-template <typename T>
-std::vector<T> FromHex(const std::string &hex) {
-  std::vector<T> v(hex.size() / (2 * sizeof(T)));
-  for (size_t i = 0; i < v.size(); ++i) {
-    uint32_t bits = 0;
-    for (size_t b = 0; b < sizeof(T); ++b) {
-      const std::string byte = hex.substr(2 * (i * sizeof(T) + b), 2);
-      bits |= static_cast<uint32_t>(std::strtoul(byte.c_str(), nullptr, 16)) << (8 * b);
-    }
-    v[i] = static_cast<T>(bits);
-  }
-  return v;
 }
 
 // int8 values from `first` to 127.
