@@ -153,15 +153,17 @@ void PixelPairs(const QDwTile& t, const BlockConstants& block) {
   const int ks = kTaps > 0 ? kTaps : t.ks;
   const int pairs = (ks + 1) / 2;
   const int count = t.channels;
+  // Accumulator order puts channels 0-3 (acc0) and 4-7 (acc1) in the low lanes of the arrays'
+  // first and second 8 entries: those four values, in both lanes.
+  const auto twice = [](const int32_t* p) {
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  };
+  const QGemmRequant& rq = t.rq;
   BlockConstants k = block;
-  k.bias0 = LowLaneTwice(block.bias0);
-  k.bias1 = LowLaneTwice(block.bias1);
-  k.r0 = avx2::MakeRequantLanes(
-      LowLaneTwice(block.r0.multiplier),
-      LowLaneTwice(_mm256_sub_epi32(block.r0.left_shift, block.r0.right_shift)));
-  k.r1 = avx2::MakeRequantLanes(
-      LowLaneTwice(block.r1.multiplier),
-      LowLaneTwice(_mm256_sub_epi32(block.r1.left_shift, block.r1.right_shift)));
+  k.bias0 = twice(rq.bias);
+  k.bias1 = twice(rq.bias + 8);
+  k.r0 = avx2::MakeRequantLanes(twice(rq.multiplier), twice(rq.shift));
+  k.r1 = avx2::MakeRequantLanes(twice(rq.multiplier + 8), twice(rq.shift + 8));
   constexpr int kMaxPairs = 64;
   alignas(32) int16_t weights[kMaxPairs * 2 * kBlock];
   const auto* packed = static_cast<const int16_t*>(t.w);
