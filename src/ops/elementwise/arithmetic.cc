@@ -226,6 +226,7 @@ void ChooseQuantizedKernel(TfLiteType type, bool reference_only, ArithData *data
     q.act_min = p.act_min;
     q.act_max = p.act_max;
   }
+  optimized::PlanQBinaryLinear(&q);
   data->qbinary = kernel;
   data->eval = EvalQuantizedOptimized;
 }

@@ -15,6 +15,20 @@ namespace octet::optimized {
 
 enum class QBinaryOp : int { kAdd = 0, kSub = 1, kMul = 2 };
 
+// ADD/SUB as one fixed-point linear form, A = x * m1 + y * m2 + bias (int32, frac_bits
+// fraction bits), whose floor is TFLite's exact result wherever A's fraction is more than
+// `window` from an integer (the bound is derived in qbinary_linear.cc); lanes inside the
+// window take the exact arithmetic. Lets SIMD kernels replace three 64-bit requantizations
+// per element by two 32-bit multiplies.
+struct QBinaryLinear {
+  bool usable = false;
+  int32_t m1 = 0;
+  int32_t m2 = 0;
+  int32_t bias = 0;
+  int frac_bits = 0;
+  int32_t window = 0;
+};
+
 struct QBinaryParams {
   QBinaryOp op;
   bool is_signed;  // int8 (else uint8)
@@ -30,7 +44,19 @@ struct QBinaryParams {
   int output_shift;
   int32_t act_min;
   int32_t act_max;
+  QBinaryLinear linear;  // filled by PlanQBinaryLinear; unused for MUL
 };
+
+// Fills params->linear for ADD/SUB when the linear form exists with a useful window (it
+// stays unusable for MUL, positive shifts, or scales that would overflow 32 bits).
+void PlanQBinaryLinear(QBinaryParams* params);
+
+// Whether the linear form's floor is exact for A (not within the window of an integer).
+inline bool QBinaryLinearExactAt(const QBinaryLinear& l, int32_t a) {
+  const uint32_t mask = (uint32_t{1} << l.frac_bits) - 1;
+  const uint32_t shifted = (static_cast<uint32_t>(a) + static_cast<uint32_t>(l.window)) & mask;
+  return shifted > 2 * static_cast<uint32_t>(l.window);
+}
 
 // out[i] = op(a[i], b[i]) for i < n; with b_scalar, op(a[i], b[0]); with a_scalar, op(a[0], b[i]).
 struct QBinaryCall {

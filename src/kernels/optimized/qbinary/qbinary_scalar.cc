@@ -1,5 +1,6 @@
-// The portable 8-bit ADD/SUB/MUL: the reference arithmetic, element by element, also used by
-// the SIMD kernels for the elements that do not fill a vector.
+// The portable 8-bit ADD/SUB/MUL: the reference arithmetic, element by element (ADD/SUB
+// through the linear form where it is exact), also used by the SIMD kernels for the
+// elements that do not fill a vector.
 #include <algorithm>
 
 #include "kernels/optimized/qbinary/qbinary.h"
@@ -29,6 +30,20 @@ uint8_t One(const QBinaryParams& q, int32_t x, int32_t y) {
 }
 
 void RunScalar(const QBinaryParams& q, const QBinaryCall& c) {
+  if (q.op != QBinaryOp::kMul && q.linear.usable) {
+    // The linear form where it is exact (nearly everywhere), the full arithmetic elsewhere.
+    const QBinaryLinear& l = q.linear;
+    for (size_t i = 0; i < c.n; ++i) {
+      const int32_t x = Load(c.a + (c.a_scalar ? 0 : i), q.is_signed);
+      const int32_t y = Load(c.b + (c.b_scalar ? 0 : i), q.is_signed);
+      const int32_t form = x * l.m1 + y * l.m2 + l.bias;  // in range: PlanQBinaryLinear
+      c.out[i] =
+          QBinaryLinearExactAt(l, form)
+              ? static_cast<uint8_t>(std::min(std::max(form >> l.frac_bits, q.act_min), q.act_max))
+              : One(q, x, y);
+    }
+    return;
+  }
   for (size_t i = 0; i < c.n; ++i) {
     const int32_t x = Load(c.a + (c.a_scalar ? 0 : i), q.is_signed);
     const int32_t y = Load(c.b + (c.b_scalar ? 0 : i), q.is_signed);
