@@ -135,7 +135,7 @@ TEST(CliPictures, PlotHasOneBarPerOpAndPerNodeWithTheProfileNumbers) {
       RunCli("bench " + dir + "/m.tflite --runs 5 --warmup 1 --plot " + dir + "/p.svg");
   ASSERT_EQ(r.code, 0) << r.output;
   // --plot implies the printed profile too.
-  EXPECT_NE(r.output.find("profile (per invoke, 5 runs)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("profile (per invoke, medians of 5 runs)"), std::string::npos) << r.output;
   const std::string svg = ReadText(dir + "/p.svg");
   EXPECT_EQ(svg.rfind("<?xml", 0), 0u) << svg;
   EXPECT_NE(svg.find("<svg"), std::string::npos);

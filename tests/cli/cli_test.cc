@@ -124,7 +124,7 @@ TEST(Cli, BenchProfileShowsOpsKernelsAndMacRates) {
   ASSERT_EQ(RunCli("demo --save " + dir + "/m.tflite").code, 0);
   const Result r = RunCli("bench " + dir + "/m.tflite --runs 2 --warmup 1 --profile");
   EXPECT_EQ(r.code, 0) << r.output;
-  EXPECT_NE(r.output.find("profile (per invoke, 2 runs)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("profile (per invoke, medians of 2 runs)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("DEPTHWISE_CONV_2D"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("GMAC/s"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("slowest nodes:"), std::string::npos) << r.output;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "cli_common.h"
 #include "format/parse_options.h"
@@ -23,8 +24,9 @@ uint32_t OpProfiler::BeginEvent(const char*, EventType event_type, int64_t event
 void OpProfiler::EndEvent(uint32_t event_handle) {
   if (event_handle == 0 || event_handle != open_.size()) return;  // events nest: last one ends
   const Open& o = open_.back();
-  micros_[o.node] +=
-      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - o.start).count();
+  samples_[o.node].push_back(
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - o.start)
+          .count());
   open_.pop_back();
 }
 
@@ -86,6 +88,19 @@ double NodeMacs(const tflite::Subgraph& g, int node_index) {
   }
 }
 
+namespace {
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  if (v.size() % 2 == 1) return v[mid];
+  const double upper = v[mid];
+  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
+}
+
+}  // namespace
+
 double Gmacs(double macs, double micros) {
   return macs > 0 && micros > 0 ? macs / micros * 1e-3 : 0.0;
 }
@@ -98,8 +113,10 @@ ProfileSummary SummarizeProfile(const tflite::Interpreter& interp, const OpProfi
   std::map<std::string, ProfileSummary::Op> ops;
   std::map<std::string, std::set<std::string>> kernels;
   for (int id : g.execution_plan()) {
-    const auto it = profiler.node_micros().find({g.subgraph_index(), id});
-    const double micros = it == profiler.node_micros().end() ? 0 : it->second / runs;
+    const auto it = profiler.node_samples().find({g.subgraph_index(), id});
+    const double micros = it == profiler.node_samples().end() || runs <= 0
+                              ? 0
+                              : Median(it->second) * static_cast<double>(it->second.size()) / runs;
     const double macs = NodeMacs(g, id);
     const auto* nr = g.node_and_registration(id);
     const std::string name = OpName(nr->second);
@@ -128,7 +145,7 @@ ProfileSummary SummarizeProfile(const tflite::Interpreter& interp, const OpProfi
 
 void PrintProfile(const ProfileSummary& s) {
   const double total = s.total_micros;
-  std::printf("profile (per invoke, %d runs): %.3f ms in nodes\n", s.runs, total / 1000);
+  std::printf("profile (per invoke, medians of %d runs): %.3f ms in nodes\n", s.runs, total / 1000);
   std::printf("  %-28s %5s %9s %7s %8s  %s\n", "op", "nodes", "ms", "share", "GMAC/s", "kernel");
   for (const auto& op : s.ops) {
     std::printf("  %-28s %5d %9.3f %6.1f%% %8.1f  %s\n", op.name.c_str(), op.nodes,

@@ -1,5 +1,7 @@
-// `octet bench --profile`: a tflite::Profiler that adds up the time of each node's invokes,
+// `octet bench --profile`: a tflite::Profiler that records the time of each node's invokes,
 // and the per-op / per-node report (time, share, GMAC/s, and the kernel each node runs).
+// Times are medians: on a shared machine a few invokes take 100x longer, which would
+// dominate means.
 #pragma once
 
 #include <chrono>
@@ -23,8 +25,10 @@ class OpProfiler : public tflite::Profiler {
   // Recording is off until enabled (warm-up runs are not profiled).
   void set_enabled(bool enabled) { enabled_ = enabled; }
 
-  // Total microseconds per (subgraph index, node index) over the recorded invokes.
-  const std::map<std::pair<int64_t, int64_t>, double>& node_micros() const { return micros_; }
+  // Microseconds of each recorded invoke per (subgraph index, node index).
+  const std::map<std::pair<int64_t, int64_t>, std::vector<double>>& node_samples() const {
+    return samples_;
+  }
 
  private:
   struct Open {
@@ -33,14 +37,16 @@ class OpProfiler : public tflite::Profiler {
   };
   bool enabled_ = false;
   std::vector<Open> open_;
-  std::map<std::pair<int64_t, int64_t>, double> micros_;
+  std::map<std::pair<int64_t, int64_t>, std::vector<double>> samples_;
 };
 
 // Multiply-accumulates of one node (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
 // TRANSPOSE_CONV, BATCH_MATMUL), from its tensor shapes; 0 for other ops.
 double NodeMacs(const tflite::Subgraph& subgraph, int node_index);
 
-// A profile per invoke: op types and nodes, each sorted by time (slowest first).
+// A profile per invoke: op types and nodes, each sorted by time (slowest first). A node's
+// time is the median of its invokes, times its invokes per model invoke (a node inside a
+// WHILE body runs several times per invoke).
 struct ProfileSummary {
   struct Op {
     std::string name;

@@ -77,7 +77,7 @@ std::string ProfilePlotSvg(const ProfileSummary& s, const std::string& title) {
   svg << "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">" << Escape(title)
       << "</text>\n";
   svg << "<text x=\"10\" y=\"42\">"
-      << Escape(Format("%.3f ms per invoke in nodes, mean of %.0f runs", s.total_micros / 1000,
+      << Escape(Format("%.3f ms per invoke in nodes, medians of %.0f runs", s.total_micros / 1000,
                        s.runs, 0))
       << "</text>\n";
   int y = 56;
