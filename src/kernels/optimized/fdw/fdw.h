@@ -23,9 +23,17 @@ struct FDwTile {
   const float* w = nullptr;   // packed weights
   float* c = nullptr;         // output pixel 0, channel 0
   size_t c_pixel_stride = 0;  // floats between output pixels
+  // When set, pixel p's output (channel 0) is c_pixels[p] instead (border pixels of several
+  // rows in one call).
+  float* const* c_pixels = nullptr;
   float act_min = 0.f;
   float act_max = 0.f;
 };
+
+// Where pixel p's channel 0 goes.
+inline float* FDwOutput(const FDwTile& t, int p) {
+  return t.c_pixels != nullptr ? t.c_pixels[p] : t.c + static_cast<size_t>(p) * t.c_pixel_stride;
+}
 
 using FDwFn = void (*)(const FDwTile& tile);
 

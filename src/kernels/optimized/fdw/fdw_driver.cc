@@ -65,6 +65,22 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
   }
   auto task = [&](size_t index) {
     const float* table[kPixelsPerCall * kMaxTaps];
+    float* outputs[kPixelsPerCall];
+    int pending = 0;  // pixels in the table
+    auto flush = [&] {
+      if (pending == 0) return;
+      FDwTile t;
+      t.channels = packed.channels;
+      t.ks = packed.ks;
+      t.w = packed.w;
+      t.act_min = clamp.min;
+      t.act_max = clamp.max;
+      t.pixels = pending;
+      t.a = table;
+      t.c_pixels = outputs;
+      packed.kernel->run(t);
+      pending = 0;
+    };
     const int row_end = std::min(rows, (static_cast<int>(index) + 1) * rows_per_task);
     for (int row = static_cast<int>(index) * rows_per_task; row < row_end; ++row) {
       const int b = row / s.out_h;
@@ -101,34 +117,31 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
         t.c = out_row + static_cast<size_t>(interior_begin) * channels;
         packed.kernel->run(t);
       }
-      // The other pixels, in chunks, through a table of tap pointers.
-      auto with_table = [&](int begin, int end) {
-        for (int ox0 = begin; ox0 < end; ox0 += kPixelsPerCall) {
-          const int pixels = std::min(kPixelsPerCall, end - ox0);
-          const float** entry = table;
-          for (int p = 0; p < pixels; ++p) {
-            const int ix0 = (ox0 + p) * s.stride_w - s.pad_w;
-            for (int fy = 0; fy < s.kernel_h; ++fy) {
-              const int iy = iy0 + fy * s.dilation_h;
-              const bool row_inside = iy >= 0 && iy < s.in_h;
-              for (int fx = 0; fx < s.kernel_w; ++fx) {
-                const int ix = ix0 + fx * s.dilation_w;
-                *entry++ = row_inside && ix >= 0 && ix < s.in_w
-                               ? image + (static_cast<size_t>(iy) * s.in_w + ix) * channels
-                               : zero_row;
-              }
+      // The other pixels join the task's table of tap pointers, several rows' borders in one
+      // call (a 5-pixel row has just one border pixel on each side: alone, each was a single
+      // FMA chain per channel block).
+      auto to_table = [&](int begin, int end) {
+        for (int ox = begin; ox < end; ++ox) {
+          if (pending == kPixelsPerCall) flush();
+          const int ix0 = ox * s.stride_w - s.pad_w;
+          const float** entry = table + static_cast<size_t>(pending) * packed.ks;
+          for (int fy = 0; fy < s.kernel_h; ++fy) {
+            const int iy = iy0 + fy * s.dilation_h;
+            const bool row_inside = iy >= 0 && iy < s.in_h;
+            for (int fx = 0; fx < s.kernel_w; ++fx) {
+              const int ix = ix0 + fx * s.dilation_w;
+              *entry++ = row_inside && ix >= 0 && ix < s.in_w
+                             ? image + (static_cast<size_t>(iy) * s.in_w + ix) * channels
+                             : zero_row;
             }
           }
-          t.pixels = pixels;
-          t.a = table;
-          t.tap_offsets = nullptr;
-          t.c = out_row + static_cast<size_t>(ox0) * channels;
-          packed.kernel->run(t);
+          outputs[pending++] = out_row + static_cast<size_t>(ox) * channels;
         }
       };
-      with_table(0, interior_begin);
-      with_table(interior_end, s.out_w);
+      to_table(0, interior_begin);
+      to_table(interior_end, s.out_w);
     }
+    flush();
   };
   if (pool) {
     pool->ParallelFor(static_cast<size_t>(tasks), task);

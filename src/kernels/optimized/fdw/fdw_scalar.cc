@@ -25,7 +25,7 @@ void Run(const FDwTile& t) {
         const float* w = wb + kBlock * (1 + tap);
         for (int j = 0; j < width; ++j) acc[j] += x[j] * w[j];
       }
-      float* c = t.c + static_cast<size_t>(p) * t.c_pixel_stride + c0;
+      float* c = FDwOutput(t, p) + c0;
       for (int j = 0; j < width; ++j) c[j] = std::min(std::max(acc[j], t.act_min), t.act_max);
     }
   }

@@ -58,7 +58,7 @@ static inline void Pixels(const FDwTile& t, const Rows<kOffsets>& rows, int pixe
     // Bound first: min/max return their second operand when one is NaN, so a NaN sum
     // stays NaN as in the reference.
     const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[i]));
-    float* out = t.c + static_cast<size_t>(pixel + i) * t.c_pixel_stride + c0;
+    float* out = FDwOutput(t, pixel + i) + c0;
     if (kFull) {
       _mm256_storeu_ps(out, y);
     } else {
@@ -74,8 +74,20 @@ static inline void PixelRun(const FDwTile& t, const Rows<kOffsets>& rows, int c0
   for (; p + 4 <= t.pixels; p += 4) {
     Pixels<4, KS, kOffsets, kFull>(t, rows, p, c0, mask, wb, w, bias, lo, hi);
   }
-  for (; p < t.pixels; ++p) {
-    Pixels<1, KS, kOffsets, kFull>(t, rows, p, c0, mask, wb, w, bias, lo, hi);
+  // The last 1-3 pixels in one call too: a lone pixel's taps are one FMA chain waiting on
+  // latency (KWS's 5-pixel rows leave runs of 3 interior pixels, all of them taken alone).
+  switch (t.pixels - p) {
+    case 3:
+      Pixels<3, KS, kOffsets, kFull>(t, rows, p, c0, mask, wb, w, bias, lo, hi);
+      break;
+    case 2:
+      Pixels<2, KS, kOffsets, kFull>(t, rows, p, c0, mask, wb, w, bias, lo, hi);
+      break;
+    case 1:
+      Pixels<1, KS, kOffsets, kFull>(t, rows, p, c0, mask, wb, w, bias, lo, hi);
+      break;
+    default:
+      break;
   }
 }
 

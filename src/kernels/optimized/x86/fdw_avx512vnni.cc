@@ -50,8 +50,7 @@ static inline void Pixels(const FDwTile& t, const Rows<kOffsets>& rows, int pixe
   }
 #pragma GCC unroll 8
   for (int i = 0; i < P; ++i) {
-    _mm512_mask_storeu_ps(t.c + static_cast<size_t>(pixel + i) * t.c_pixel_stride + c0, mask,
-                          Clamp(acc[i], lo, hi));
+    _mm512_mask_storeu_ps(FDwOutput(t, pixel + i) + c0, mask, Clamp(acc[i], lo, hi));
   }
 }
 
