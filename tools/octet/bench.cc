@@ -18,19 +18,6 @@
 namespace octet::cli {
 namespace {
 
-// Deterministic bytes that are valid values of any numeric type (small floats for float).
-void FillRandom(TfLiteTensor* t, std::mt19937& rng) {
-  if (t->type == kTfLiteFloat32) {
-    std::uniform_real_distribution<float> dist(-1.f, 1.f);
-    float* p = reinterpret_cast<float*>(t->data.raw);
-    for (size_t i = 0; i < t->bytes / sizeof(float); ++i) p[i] = dist(rng);
-  } else if (t->type == kTfLiteBool) {
-    for (size_t i = 0; i < t->bytes; ++i) t->data.raw[i] = static_cast<char>(rng() & 1);
-  } else {
-    for (size_t i = 0; i < t->bytes; ++i) t->data.raw[i] = static_cast<char>(rng() & 0x3f);
-  }
-}
-
 // A model ready to time: loaded, delegated as asked, allocated, inputs fed.
 LoadedModel Prepare(const BenchOptions& options, const std::string& delegate) {
   LoadedModel m = LoadModel(options.model, options.threads);
@@ -44,7 +31,7 @@ LoadedModel Prepare(const BenchOptions& options, const std::string& delegate) {
   FeedInputs(interp, options.inputs, *m.reporter);
   std::mt19937 rng(1234);
   for (size_t k = options.inputs.size(); k < interp.inputs().size(); ++k) {
-    FillRandom(interp.tensor(interp.inputs()[k]), rng);
+    FillRandom(interp.tensor(interp.inputs()[k]), rng, 1.f, false);
   }
   return m;
 }

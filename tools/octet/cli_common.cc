@@ -106,6 +106,20 @@ void CheckInputShape(const TfLiteTensor* t, const NpyArray& array, const std::st
 
 }  // namespace
 
+void FillRandom(TfLiteTensor* t, std::mt19937& rng, float float_range, bool full_bytes) {
+  if (t->type == kTfLiteFloat32) {
+    std::uniform_real_distribution<float> dist(-float_range, float_range);
+    float* p = reinterpret_cast<float*>(t->data.raw);
+    for (size_t i = 0; i < t->bytes / sizeof(float); ++i) p[i] = dist(rng);
+  } else if (t->type == kTfLiteBool) {
+    for (size_t i = 0; i < t->bytes; ++i) t->data.raw[i] = static_cast<char>(rng() & 1);
+  } else if (full_bytes && (t->type == kTfLiteInt8 || t->type == kTfLiteUInt8)) {
+    for (size_t i = 0; i < t->bytes; ++i) t->data.raw[i] = static_cast<char>(rng());
+  } else {
+    for (size_t i = 0; i < t->bytes; ++i) t->data.raw[i] = static_cast<char>(rng() & 0x3f);
+  }
+}
+
 void FeedInputs(tflite::Interpreter& interp, const std::vector<std::string>& paths,
                 CollectingReporter& reporter) {
   std::vector<NpyArray> arrays(paths.size());

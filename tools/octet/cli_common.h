@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -54,6 +55,11 @@ void Check(TfLiteStatus status, const std::string& what, const CollectingReporte
 // dtype, shape or size mismatch throws a Failure naming the input.
 void FeedInputs(tflite::Interpreter& interp, const std::vector<std::string>& paths,
                 CollectingReporter& reporter);
+
+// Seeded random contents valid for any numeric type: floats uniform in [-float_range,
+// float_range], bools 0/1, 8-bit tensors every byte value when `full_bytes` (else, like
+// wider integers, bytes in [0, 63] so that every element stays a small number).
+void FillRandom(TfLiteTensor* t, std::mt19937& rng, float float_range, bool full_bytes);
 
 std::string ShapeString(const TfLiteIntArray* dims);
 std::string QuantString(const TfLiteTensor& t);

@@ -22,20 +22,6 @@ size_t OpCount(const edit::ModelT& model) {
   return count;
 }
 
-void FillRandom(TfLiteTensor* t, std::mt19937& rng) {
-  if (t->type == kTfLiteFloat32) {
-    std::uniform_real_distribution<float> dist(-3.f, 3.f);
-    float* p = reinterpret_cast<float*>(t->data.raw);
-    for (size_t i = 0; i < t->bytes / sizeof(float); ++i) p[i] = dist(rng);
-  } else if (t->type == kTfLiteBool) {
-    for (size_t i = 0; i < t->bytes; ++i) t->data.raw[i] = static_cast<char>(rng() & 1);
-  } else if (t->type == kTfLiteInt8 || t->type == kTfLiteUInt8) {
-    for (size_t i = 0; i < t->bytes; ++i) t->data.raw[i] = static_cast<char>(rng());
-  } else {
-    for (size_t i = 0; i < t->bytes; ++i) t->data.raw[i] = static_cast<char>(rng() & 0x3f);
-  }
-}
-
 // Largest difference between two outputs of the same type, read as numbers.
 double MaxDifference(const TfLiteTensor& a, const TfLiteTensor& b) {
   if (a.type != b.type || a.bytes != b.bytes) return INFINITY;
@@ -111,7 +97,7 @@ double CheckAndTime(const FuseOptions& options) {
     if (ta->bytes != tb->bytes || ta->type != tb->type) {
       throw Failure("input " + std::to_string(k) + " changed type or size");
     }
-    FillRandom(ta, rng);
+    FillRandom(ta, rng, 3.f, true);
     if (ta->bytes > 0) std::memcpy(tb->data.raw, ta->data.raw, ta->bytes);
   }
   Check(a.Invoke(), "invoke failed", *before.reporter);
