@@ -52,11 +52,15 @@ const Layer kLayers[] = {
     {"fc_128to640", 1, 1, 128, 640, 1, 1},
 };
 
-void QConv(benchmark::State& state, const Layer& layer, cpu::Isa isa, int threads) {
+// `wide`: the path's wide-input variant, the input widened to int16 inside the timed loop
+// as the op does it per invoke.
+void QConv(benchmark::State& state, const Layer& layer, cpu::Isa isa, int threads,
+           bool wide = false) {
   // As FULLY_CONNECTED chooses at prepare: a one-row GEMM takes the few-rows variant.
   const bool one_row = layer.in_h == 1 && layer.in_w == 1;
-  const optimized::QGemmKernel* kernel =
-      one_row ? optimized::QGemmFewRowsKernelFor(isa) : optimized::QGemmKernelFor(isa);
+  const optimized::QGemmKernel* kernel = wide      ? optimized::QGemmWideInputKernelFor(isa)
+                                         : one_row ? optimized::QGemmFewRowsKernelFor(isa)
+                                                   : optimized::QGemmKernelFor(isa);
   if (kernel == nullptr) {
     state.SkipWithError("path not supported on this CPU");
     return;
@@ -88,14 +92,29 @@ void QConv(benchmark::State& state, const Layer& layer, cpu::Isa isa, int thread
   d.multiplier = multiplier.data();
   d.shift = shift.data();
   d.kernel_w = layer.kernel;
+  if (wide && !optimized::QGemmConvTakesWideInput(*kernel, d)) {
+    state.SkipWithError("layer stays on the byte kernel");
+    return;
+  }
   std::vector<uint8_t> packed_buffer(optimized::QGemmPackedSize(*kernel, d));
   const optimized::QGemmPacked packed = optimized::QGemmPack(*kernel, d, packed_buffer.data());
+  // The input zero point (253 as a byte, -3 as int16, matching input_offset 3).
   std::vector<uint8_t> zero_row(optimized::QGemmZeroRowBytes(packed), 253);
+  if (wide) {
+    for (size_t i = 1; i < zero_row.size(); i += 2) zero_row[i] = 0xff;
+  }
+  std::vector<int16_t> widened(wide ? input.size() : 0);
   std::vector<uint8_t> output(static_cast<size_t>(s.out_h) * s.out_w * layer.out_c);
   ThreadPool pool(threads);
   for (auto _ : state) {
-    optimized::RunQGemmConv(packed, s, input.data(), input.size(), zero_row.data(), output.data(),
-                            &pool);
+    if (wide) {
+      optimized::WidenToInt16(input.data(), input.size(), true, widened.data());
+      optimized::RunQGemmConv(packed, s, reinterpret_cast<const uint8_t*>(widened.data()),
+                              2 * input.size(), zero_row.data(), output.data(), &pool);
+    } else {
+      optimized::RunQGemmConv(packed, s, input.data(), input.size(), zero_row.data(), output.data(),
+                              &pool);
+    }
     benchmark::DoNotOptimize(output.data());
   }
   const double macs = double(s.out_h) * s.out_w * layer.out_c * ks * s.in_c;
@@ -116,6 +135,13 @@ int RegisterAll() {
       benchmark::RegisterBenchmark(
           (std::string("QConv/") + layer.name + "/" + cpu::IsaName(isa)).c_str(),
           [&layer, isa](benchmark::State& st) { QConv(st, layer, isa, 1); })
+          ->Unit(benchmark::kMicrosecond);
+    }
+    for (cpu::Isa isa : {cpu::Isa::kAvx2}) {
+      if (!cpu::CpuSupports(isa) || layer.in_h * layer.in_w == 1) continue;
+      benchmark::RegisterBenchmark(
+          (std::string("QConv/") + layer.name + "/" + cpu::IsaName(isa) + "_i16").c_str(),
+          [&layer, isa](benchmark::State& st) { QConv(st, layer, isa, 1, true); })
           ->Unit(benchmark::kMicrosecond);
     }
     const cpu::Isa best = cpu::BestIsa();

@@ -30,6 +30,9 @@ const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
 const QGemmKernel* QGemmFewRowsKernelFor(cpu::Isa isa) {
   return Pick(isa, &kQGemmScalar, &kQGemmAvx2ByteWeights, &kQGemmAvx512Vnni);
 }
+const QGemmKernel* QGemmWideInputKernelFor(cpu::Isa isa) {
+  return Pick<QGemmKernel>(isa, nullptr, &kQGemmAvx2WideInput, nullptr);
+}
 const QDwKernel* QDwKernelFor(cpu::Isa isa) {
   return Pick(isa, &kQDwScalar, &kQDwAvx2, &kQDwAvx512Vnni);
 }
@@ -58,6 +61,7 @@ const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
 const QGemmKernel* QGemmFewRowsKernelFor(cpu::Isa isa) {
   return Pick<QGemmKernel>(isa, &kQGemmScalar, nullptr, nullptr);
 }
+const QGemmKernel* QGemmWideInputKernelFor(cpu::Isa) { return nullptr; }
 const QDwKernel* QDwKernelFor(cpu::Isa isa) {
   return Pick<QDwKernel>(isa, &kQDwScalar, nullptr, nullptr);
 }

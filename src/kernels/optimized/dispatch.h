@@ -20,6 +20,9 @@ const QGemmKernel* QGemmKernelFor(cpu::Isa isa);
 // For GEMMs of few rows (FULLY_CONNECTED on one or a few vectors), which read each weight
 // once or twice per invoke: where a path has a variant with smaller weights, that one.
 const QGemmKernel* QGemmFewRowsKernelFor(cpu::Isa isa);
+// For convolutions whose input the caller widens to int16 once per invoke (the kernel then
+// broadcasts activation pairs straight from memory): where a path has such a variant.
+const QGemmKernel* QGemmWideInputKernelFor(cpu::Isa isa);
 const QDwKernel* QDwKernelFor(cpu::Isa isa);
 const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa);
 const QConvertKernel* QConvertKernelFor(cpu::Isa isa);

@@ -115,7 +115,7 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
   if (quantized) {
     TF_LITE_ENSURE_OK(context,
                       PrepareQuantizedWeighted(context, node, kOp, g, t, params->activation,
-                                               reference_only, nullptr, &data->quant));
+                                               reference_only, &data->scratch, &data->quant));
   } else {
     TF_LITE_ENSURE_OK(
         context, ActivationRange<float>(context, kOp, params->activation, &p.act_min, &p.act_max));

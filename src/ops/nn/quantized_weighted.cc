@@ -57,8 +57,9 @@ optimized::QuantizationDesc QuantizationOf(const WeightedOpTensors& t,
 
 // Packs the weights for `gemm` (conv, FC, or a one-channel depthwise) into persistent memory;
 // false if out of memory.
-bool PackGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
-              const WeightedGeometry& g, const WeightedOpTensors& t, QuantizedWeighted* q) {
+// The weights as the GEMM packer sees them.
+optimized::QGemmWeightsDesc GemmDescOf(const WeightedGeometry& g, const WeightedOpTensors& t,
+                                       const QuantizedWeightsData& quant) {
   const bool conv = g.op != WeightedOp::kFullyConnected;
   optimized::QGemmWeightsDesc d;
   d.weights = reinterpret_cast<const uint8_t*>(t.weights->data.raw);
@@ -70,9 +71,16 @@ bool PackGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
   d.n = conv ? g.out_c : g.units;
   d.ks = conv ? g.kernel_h * g.kernel_w : 1;
   d.kc = conv ? g.in_c : g.depth;
-  static_cast<optimized::QuantizationDesc&>(d) = QuantizationOf(t, q->quant);
+  static_cast<optimized::QuantizationDesc&>(d) = QuantizationOf(t, quant);
   d.kernel_w = conv ? g.kernel_w : 1;
   d.dilation_w = conv ? g.dilation_w : 1;
+  return d;
+}
+
+bool PackGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
+              const WeightedGeometry& g, const WeightedOpTensors& t, QuantizedWeighted* q) {
+  const bool conv = g.op != WeightedOp::kFullyConnected;
+  const optimized::QGemmWeightsDesc d = GemmDescOf(g, t, q->quant);
   if (conv && !optimized::QGemmDriverSupportsTaps(kernel, d.ks)) return false;
   const size_t packed_bytes = optimized::QGemmPackedSize(kernel, d);
   // The zero row stands for one tap of the layout the packer picks: a filter position, a
@@ -81,14 +89,23 @@ bool PackGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
   const int taps_per_row = layout == optimized::QGemmLayout::kIm2col    ? d.ks
                            : layout == optimized::QGemmLayout::kRowTaps ? d.kernel_w
                                                                         : 1;
-  const size_t zero_bytes = static_cast<size_t>(taps_per_row) * static_cast<size_t>(d.kc) + 64;
+  const size_t element = kernel.wide_input ? 2 : 1;
+  const size_t zero_bytes =
+      element * (static_cast<size_t>(taps_per_row) * static_cast<size_t>(d.kc) + 64);
   auto* buffer =
       static_cast<uint8_t*>(context->AllocatePersistentBuffer(context, packed_bytes + zero_bytes));
   if (buffer == nullptr) return false;
   q->gemm = optimized::QGemmPack(kernel, d, buffer);
   if (optimized::QGemmZeroRowBytes(q->gemm) > zero_bytes) return false;
   uint8_t* zero_row = buffer + packed_bytes;
-  std::memset(zero_row, static_cast<uint8_t>(-q->quant.params.input_offset), zero_bytes);
+  const int32_t zero_point = -q->quant.params.input_offset;
+  if (kernel.wide_input) {
+    // The input zero point as the kernel reads a widened value.
+    const auto wide = static_cast<int16_t>(zero_point);
+    for (size_t i = 0; i < zero_bytes; i += 2) std::memcpy(zero_row + i, &wide, 2);
+  } else {
+    std::memset(zero_row, static_cast<uint8_t>(zero_point), zero_bytes);
+  }
   q->zero_row = zero_row;
   q->kernel_name = kernel.name;
   return true;
@@ -168,6 +185,20 @@ void EvalReference(const QuantizedWeighted& q, const WeightedOpTensors& t) {
   });
 }
 
+// A convolution's kernel on `isa` when it has a wide-input variant that fits the layer
+// (see optimized::QGemmConvTakesWideInput), else nullptr.
+const optimized::QGemmKernel* WideInputKernelFor(cpu::Isa isa, const WeightedGeometry& g,
+                                                 const WeightedOpTensors& t,
+                                                 const QuantizedWeightsData& quant) {
+  if (g.op != WeightedOp::kConv) return nullptr;
+  if (t.input->type != kTfLiteInt8 && t.input->type != kTfLiteUInt8) return nullptr;
+  const optimized::QGemmKernel* kernel = optimized::QGemmWideInputKernelFor(isa);
+  if (kernel == nullptr || !optimized::QGemmConvTakesWideInput(*kernel, GemmDescOf(g, t, quant))) {
+    return nullptr;
+  }
+  return kernel;
+}
+
 }  // namespace
 
 const optimized::QGemmKernel* GemmKernelFor(cpu::Isa isa, const WeightedGeometry& g) {
@@ -209,13 +240,22 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
         }
       }
     } else {
-      const optimized::QGemmKernel* kernel = GemmKernelFor(isa, g);
+      // The wide-input variant needs a node temporary for the widened input.
+      const optimized::QGemmKernel* kernel =
+          scratch != nullptr ? WideInputKernelFor(isa, g, t, q->quant) : nullptr;
+      if (kernel == nullptr) kernel = GemmKernelFor(isa, g);
       if (kernel != nullptr) {
         q->optimized = q->packing.Ensure(t.weights->data.raw, kernel,
                                          [&] { return PackGemm(context, *kernel, g, t, q); });
         if (q->optimized) {
           q->kernel_name = kernel->name;
           q->depthwise_as_conv = g.op == WeightedOp::kDepthwise;
+        }
+        if (q->optimized && kernel->wide_input) {
+          // The input widened to int16 once per invoke, plus the slack a padded tap may read.
+          const int64_t elements = static_cast<int64_t>(tflite::NumElements(t.input)) + 64;
+          TF_LITE_ENSURE_OK(context, scratch->Prepare(context, node, {{kTfLiteInt16, elements}}));
+          q->scratch = scratch;
         }
       }
     }
@@ -236,6 +276,13 @@ void EvalQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const Quant
   const WeightedGeometry& g = q.geometry;
   switch (g.op) {
     case WeightedOp::kConv:
+      if (q.gemm.kernel->wide_input) {
+        int16_t* wide = q.scratch->Data<int16_t>(context, 0);
+        optimized::WidenToInt16(input, t.input->bytes, t.input->type == kTfLiteInt8, wide);
+        optimized::RunQGemmConv(q.gemm, ConvShapeOf(g), reinterpret_cast<const uint8_t*>(wide),
+                                2 * t.input->bytes, q.zero_row, output, pool);
+        break;
+      }
       optimized::RunQGemmConv(q.gemm, ConvShapeOf(g), input, t.input->bytes, q.zero_row, output,
                               pool);
       break;

@@ -99,6 +99,10 @@ struct QGemmKernel {
   // even and the odd 64-bit halves of the accumulators each hold consecutive columns.
   bool interleave_halves;
   QGemmFn run;
+  // The kernel reads activations already widened to int16 (little-endian, 2 bytes each): the
+  // caller widens the input once per invoke and the driver's table points into that copy,
+  // with `kc` still counting elements. Only for convolutions (RunQGemmConv).
+  bool wide_input = false;
 };
 
 // The micro-kernels of each path (defined in qgemm_<isa>.cc). The x86 ones exist only in
@@ -106,6 +110,7 @@ struct QGemmKernel {
 extern const QGemmKernel kQGemmScalar;
 extern const QGemmKernel kQGemmAvx2;
 extern const QGemmKernel kQGemmAvx2ByteWeights;
+extern const QGemmKernel kQGemmAvx2WideInput;
 extern const QGemmKernel kQGemmAvx512Vnni;
 
 }  // namespace octet::optimized

@@ -462,27 +462,62 @@ bool QGemmDriverSupportsTaps(const QGemmKernel& kernel, int taps) {
          static_cast<long>(taps) * kernel.mr <= kMaxIndirection;
 }
 
+bool QGemmConvTakesWideInput(const QGemmKernel& kernel, const QGemmWeightsDesc& d) {
+  // A 1x1 layer reads each input value about once per column block: widening the whole
+  // input costs more than it saves (MobileNetV2's pointwise layers measured no faster, a
+  // 1x1 stride-2 one a third slower). KxK filters read each value ks / stride^2 times.
+  if (d.ks <= 1) return false;
+  switch (ChooseQGemmLayout(kernel, d)) {
+    case QGemmLayout::kTaps:
+      return true;
+    case QGemmLayout::kRowTaps: {
+      // RowTaps gathers a border pixel's filter rows, each padded to 16 bytes, then 16 more.
+      const long kernel_h = d.ks / std::max(1, d.kernel_w);
+      const long row = static_cast<long>(RoundUp(2 * static_cast<size_t>(d.kernel_w) * d.kc, 16));
+      return kernel_h * row + 16 <= kQGemmMaxGatheredRow;
+    }
+    case QGemmLayout::kIm2col:
+      return false;
+  }
+  return false;
+}
+
+void WidenToInt16(const uint8_t* in, size_t n, bool is_signed, int16_t* out) {
+  if (is_signed) {
+    for (size_t i = 0; i < n; ++i) out[i] = static_cast<int8_t>(in[i]);
+  } else {
+    for (size_t i = 0; i < n; ++i) out[i] = in[i];
+  }
+}
+
 size_t QGemmZeroRowBytes(const QGemmPacked& packed) {
-  return RoundUp(static_cast<size_t>(std::max(packed.exec_kc, packed.kc)), 16) + 16;
+  const size_t element = packed.kernel->wide_input ? 2 : 1;
+  return element * (RoundUp(static_cast<size_t>(std::max(packed.exec_kc, packed.kc)), 16) + 16);
 }
 
 void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint8_t* input,
                   size_t input_bytes, const uint8_t* zero_row, uint8_t* bytes, ThreadPool* pool,
                   int32_t* raw_output) {
   const Output output{bytes, raw_output};
+  // A wide-input kernel gets an int16 image: every address below is in bytes, so the pixel
+  // size doubles and so does a padded tap.
+  const size_t element = packed.kernel->wide_input ? 2 : 1;
+  QConvShape shape_bytes = shape;
+  shape_bytes.in_c = static_cast<int>(element) * shape.in_c;
   RowSource src;
   src.base = input;
-  src.last_padded_start = LastPaddedStart(
-      input, input_bytes, RoundUp(static_cast<size_t>(packed.exec_kc), packed.kernel->kr));
+  src.last_padded_start =
+      LastPaddedStart(input, input_bytes,
+                      element * RoundUp(static_cast<size_t>(packed.exec_kc), packed.kernel->kr));
   const bool pointwise = shape.kernel_h == 1 && shape.kernel_w == 1 && shape.stride_h == 1 &&
                          shape.stride_w == 1 && shape.pad_h == 0 && shape.pad_w == 0 &&
                          shape.in_h == shape.out_h && shape.in_w == shape.out_w;
   const int rows = shape.batches * shape.out_h * shape.out_w;
   if (pointwise) {
-    src.row_stride = static_cast<size_t>(shape.in_c);
+    src.row_stride = static_cast<size_t>(shape_bytes.in_c);
     Run<DenseRows>(packed, src, rows, output, pool);
   } else {
-    src.conv = &shape;
+    src.conv = &shape_bytes;
     src.zero_row = zero_row;
     src.input_end = reinterpret_cast<uintptr_t>(input) + input_bytes;
     Run<TileRows>(packed, src, rows, output, pool);

@@ -30,8 +30,19 @@ bool QGemmDriverSupportsTaps(const QGemmKernel& kernel, int taps);
 // layout, plus slack for whole channel groups.
 size_t QGemmZeroRowBytes(const QGemmPacked& packed);
 
+// Whether a convolution with these weights runs on the wide-input `kernel`: KxK filters only
+// (a 1x1 layer would widen every value to read it about once), and since the int16 image
+// doubles the bytes a gathered row holds, not im2col layouts or filter rows too long to
+// gather twice as wide.
+bool QGemmConvTakesWideInput(const QGemmKernel& kernel, const QGemmWeightsDesc& d);
+
+// out[i] = in[i] as int16 (sign-extended when is_signed, else zero-extended): a wide-input
+// kernel's image.
+void WidenToInt16(const uint8_t* in, size_t n, bool is_signed, int16_t* out);
+
 // output[b, oy, ox, :] for every output pixel. `input` holds `input_bytes` bytes; the kernels
-// read whole channel groups where those stay inside it.
+// read whole channel groups where those stay inside it. For a wide-input kernel, `input` is
+// the widened image (2 bytes per value) and the zero row holds the widened zero point.
 // With `raw_output`, the int32 sums are written there instead and `output` is unused.
 void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint8_t* input,
                   size_t input_bytes, const uint8_t* zero_row, uint8_t* output, ThreadPool* pool,

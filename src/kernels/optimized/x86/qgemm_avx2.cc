@@ -39,14 +39,21 @@ static inline __m256i LoadWidened(const uint8_t* p) {
 
 template <bool kSigned>
 static inline __m256i LoadWidenedPartial(const uint8_t* p, int count) {
+  // An element loop, not memcpy: a library call in the k loop's tail makes GCC keep the
+  // accumulators in memory for the whole panel (the call clobbers every ymm register).
   uint8_t buffer[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  std::memcpy(buffer, p, static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) buffer[i] = p[i];
   return LoadWidened<kSigned>(buffer);
 }
 
 // Pins an accumulator to a register at this point: without it GCC reassociates the four
 // pairs' multiply-adds into a tree whose partial sums spill the 16 ymm registers.
-static inline void Materialize(__m256i& v) { __asm__("" : "+x"(v)); }
+// By value: an asm operand bound to an array element would keep the accumulator arrays in
+// memory (GCC then spills them between k groups).
+static inline __m256i Materialize(__m256i v) {
+  __asm__("" : "+x"(v));
+  return v;
+}
 
 // One (k, k+1) pair of 8 channels: panel layout [k/8][4 pairs][16 columns][2], so the pair's
 // weights are 32 elements, columns 0-7 then 8-15.
@@ -70,10 +77,10 @@ static inline void MultiplyPair(const __m256i* x, const uint8_t* wk, __m256i* lo
   for (int m = 0; m < kRows; ++m) {
     const __m256i xp = _mm256_shuffle_epi32(x[m], kPair * 0x55);
     lo[m] = _mm256_add_epi32(lo[m], _mm256_madd_epi16(xp, w0));
-    Materialize(lo[m]);
+    lo[m] = Materialize(lo[m]);
     if (!kLowOnly) {
       hi[m] = _mm256_add_epi32(hi[m], _mm256_madd_epi16(xp, w1));
-      Materialize(hi[m]);
+      hi[m] = Materialize(hi[m]);
     }
   }
 }
@@ -117,6 +124,33 @@ static inline void StoreRaw(int32_t* out, __m256i lo, __m256i hi, int columns) {
   std::memcpy(out, lanes, static_cast<size_t>(columns) * sizeof(int32_t));
 }
 
+// Stores a panel's accumulators: raw int32 sums (hybrid ops) or requantized bytes.
+template <int kRows, bool kLowOnly>
+__attribute__((always_inline)) static inline void FinishPanel(const QGemmTile& t, const __m256i* lo,
+                                                              const __m256i* hi, int col,
+                                                              int columns) {
+  if (t.c32 != nullptr) {
+    for (int m = 0; m < kRows; ++m) {
+      StoreRaw(t.c32 + static_cast<size_t>(m) * t.c_row_stride + col, lo[m], hi[m], columns);
+    }
+    return;
+  }
+  const avx2::RequantLanes rq_lo = avx2::LoadRequantLanes(t.rq.multiplier + col, t.rq.shift + col);
+  // With kLowOnly the high half repeats the low one (the compiler computes it once).
+  const avx2::RequantLanes rq_hi =
+      kLowOnly ? rq_lo : avx2::LoadRequantLanes(t.rq.multiplier + col + 8, t.rq.shift + col + 8);
+  const __m256i zero_point = _mm256_set1_epi32(t.rq.output_zero_point);
+  const __m256i act_min = _mm256_set1_epi16(static_cast<int16_t>(t.rq.act_min));
+  const __m256i act_max = _mm256_set1_epi16(static_cast<int16_t>(t.rq.act_max));
+  // uint8 outputs may exceed 127; int8 ones may be negative (a range in [0, 127] packs the
+  // same either way).
+  const bool unsigned_out = t.rq.act_max > 127;
+  for (int m = 0; m < kRows; ++m) {
+    StoreRow(t.c + static_cast<size_t>(m) * t.c_row_stride + col, lo[m], kLowOnly ? lo[m] : hi[m],
+             rq_lo, rq_hi, zero_point, act_min, act_max, unsigned_out, columns);
+  }
+}
+
 // One 16-column panel starting at column `col` of the tile, for its first kRows rows.
 template <bool kSigned, int kRows, bool kLowOnly, bool kByteWeights>
 void Panel(const QGemmTile& t, const uint8_t* w, int col) {
@@ -153,25 +187,118 @@ void Panel(const QGemmTile& t, const uint8_t* w, int col) {
     }
   }
 
-  if (t.c32 != nullptr) {
-    for (int m = 0; m < kRows; ++m) {
-      StoreRaw(t.c32 + static_cast<size_t>(m) * t.c_row_stride + col, lo[m], hi[m], columns);
-    }
-    return;
-  }
-  const avx2::RequantLanes rq_lo = avx2::LoadRequantLanes(t.rq.multiplier + col, t.rq.shift + col);
-  // With kLowOnly the high half repeats the low one (the compiler computes it once).
-  const avx2::RequantLanes rq_hi =
-      kLowOnly ? rq_lo : avx2::LoadRequantLanes(t.rq.multiplier + col + 8, t.rq.shift + col + 8);
-  const __m256i zero_point = _mm256_set1_epi32(t.rq.output_zero_point);
-  const __m256i act_min = _mm256_set1_epi16(static_cast<int16_t>(t.rq.act_min));
-  const __m256i act_max = _mm256_set1_epi16(static_cast<int16_t>(t.rq.act_max));
-  // uint8 outputs may exceed 127; int8 ones may be negative (a range in [0, 127] packs the
-  // same either way).
-  const bool unsigned_out = t.rq.act_max > 127;
+  FinishPanel<kRows, kLowOnly>(t, lo, hi, col, columns);
+}
+
+// Activations already widened to int16 (wide_input: the driver hands the kernel an int16
+// image): each (x[k], x[k+1]) pair is one 32-bit broadcast straight from memory, a load
+// rather than the shuffle of a widened register, and nothing is widened in the loop.
+// One (x[k], x[k+1]) int16 pair in every 32-bit lane, as a single vpbroadcastd from memory.
+// Written as asm, and ordered with MaterializeInOrder, because GCC otherwise hoists all
+// sixteen of a group's broadcasts to its top and spills the accumulators to the stack.
+typedef int32_t UnalignedPair __attribute__((may_alias, aligned(1)));
+static inline __m256i BroadcastPair(const int16_t* p) {
+  __m256i v;
+  __asm__ volatile("vpbroadcastd %1, %0"
+                   : "=x"(v)
+                   : "m"(*reinterpret_cast<const UnalignedPair*>(p)));
+  return v;
+}
+static inline __m256i MaterializeInOrder(__m256i v) {
+  __asm__ volatile("" : "+x"(v));
+  return v;
+}
+
+template <int kPair, int kRows, bool kLowOnly>
+static inline void MultiplyPairWide(const int16_t* const* x, const uint8_t* wk, __m256i* lo,
+                                    __m256i* hi) {
+  constexpr int kHalfBytes = 32;
+  const __m256i w0 = LoadWeights<false>(wk + kPair * 2 * kHalfBytes);
+  const __m256i w1 = kLowOnly ? w0 : LoadWeights<false>(wk + kPair * 2 * kHalfBytes + kHalfBytes);
   for (int m = 0; m < kRows; ++m) {
-    StoreRow(t.c + static_cast<size_t>(m) * t.c_row_stride + col, lo[m], kLowOnly ? lo[m] : hi[m],
-             rq_lo, rq_hi, zero_point, act_min, act_max, unsigned_out, columns);
+    const __m256i xp = BroadcastPair(x[m] + 2 * kPair);
+    lo[m] = _mm256_add_epi32(lo[m], _mm256_madd_epi16(xp, w0));
+    lo[m] = MaterializeInOrder(lo[m]);
+    if (!kLowOnly) {
+      hi[m] = _mm256_add_epi32(hi[m], _mm256_madd_epi16(xp, w1));
+      hi[m] = MaterializeInOrder(hi[m]);
+    }
+  }
+}
+
+template <int kRows, bool kLowOnly>
+static inline void MultiplyGroupWide(const int16_t* const* x, const uint8_t* wk, __m256i* lo,
+                                     __m256i* hi) {
+  MultiplyPairWide<0, kRows, kLowOnly>(x, wk, lo, hi);
+  MultiplyPairWide<1, kRows, kLowOnly>(x, wk, lo, hi);
+  MultiplyPairWide<2, kRows, kLowOnly>(x, wk, lo, hi);
+  MultiplyPairWide<3, kRows, kLowOnly>(x, wk, lo, hi);
+}
+
+template <int kRows, bool kLowOnly>
+void PanelWide(const QGemmTile& t, const uint8_t* w, int col) {
+  const int columns = t.nc - col < kNr ? t.nc - col : kNr;
+  const int kc8 = t.kc & ~7;
+  const int kc_padded = (t.kc + kKr - 1) & ~(kKr - 1);
+  __m256i lo[kRows], hi[kRows];
+  const __m256i bias_lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.rq.bias + col));
+  const __m256i bias_hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.rq.bias + col + 8));
+  for (int m = 0; m < kRows; ++m) {
+    const __m256i r = _mm256_set1_epi32(t.row_offsets != nullptr ? t.row_offsets[m] : 0);
+    lo[m] = _mm256_add_epi32(bias_lo, r);
+    hi[m] = _mm256_add_epi32(bias_hi, r);
+  }
+  for (int s = 0; s < t.ks; ++s) {
+    const int16_t* a[kRows];
+    for (int m = 0; m < kRows; ++m) a[m] = reinterpret_cast<const int16_t*>(t.a[s * kMr + m]);
+    const uint8_t* ws = w + static_cast<size_t>(s) * kc_padded * kNr * 2;
+    int k = 0;
+    for (; k < kc8; k += 8) {
+      const int16_t* x[kRows];
+      for (int m = 0; m < kRows; ++m) x[m] = a[m] + k;
+      MultiplyGroupWide<kRows, kLowOnly>(x, ws + static_cast<size_t>(k) * kNr * 2, lo, hi);
+    }
+    if (k < t.kc) {
+      // A partial group: its values copied next to zeros (the memory after them may end).
+      int16_t tail[kRows][8] = {};
+      const int16_t* x[kRows];
+      for (int m = 0; m < kRows; ++m) {
+        for (int i = 0; i < t.kc - k; ++i) tail[m][i] = a[m][k + i];  // no call: see above
+        x[m] = tail[m];
+      }
+      MultiplyGroupWide<kRows, kLowOnly>(x, ws + static_cast<size_t>(k) * kNr * 2, lo, hi);
+    }
+  }
+  FinishPanel<kRows, kLowOnly>(t, lo, hi, col, columns);
+}
+
+template <int kRows>
+void PanelsWide(const QGemmTile& t) {
+  const auto* w = static_cast<const uint8_t*>(t.w);
+  for (int col = 0, panel = 0; col < t.nc; col += kNr, ++panel) {
+    const uint8_t* panel_w = w + static_cast<size_t>(panel) * t.panel_bytes;
+    if (t.nc - col <= kNr / 2) {
+      PanelWide<kRows, true>(t, panel_w, col);
+    } else {
+      PanelWide<kRows, false>(t, panel_w, col);
+    }
+  }
+}
+
+void RunWide(const QGemmTile& t) {
+  switch (t.mr) {
+    case 1:
+      PanelsWide<1>(t);
+      break;
+    case 2:
+      PanelsWide<2>(t);
+      break;
+    case 3:
+      PanelsWide<3>(t);
+      break;
+    default:
+      PanelsWide<kMr>(t);
+      break;
   }
 }
 
@@ -226,6 +353,8 @@ void RunByteWeights(const QGemmTile& t) {
 
 const QGemmKernel kQGemmAvx2 = {"qgemm_avx2_4x16",          kMr,   kNr, kKr, kPanels,
                                 QWeightFormat::kInt16Pairs, false, &Run};
+const QGemmKernel kQGemmAvx2WideInput = {"qgemm_avx2_4x16_i16",      kMr,   kNr,      kKr, kPanels,
+                                         QWeightFormat::kInt16Pairs, false, &RunWide, true};
 const QGemmKernel kQGemmAvx2ByteWeights = {
     "qgemm_avx2_4x16_w8", kMr, kNr, kKr, kPanels, QWeightFormat::kInt8Pairs, false,
     &RunByteWeights};
