@@ -16,6 +16,11 @@
 //   - with projection: output_state = projection bias (or 0), plus the products of the
 //     quantized hidden rows unless hidden is all zeros, clipped; without: hidden.
 //
+// BIDIRECTIONAL_SEQUENCE_LSTM's aux input (with aux weights) is a second input: its rows are
+// quantized like the input's (per row, skipped when the step's rows are all zeros) and its
+// products are added right after the input's, before the recurrent ones (lstm_eval.cc's
+// order).
+//
 // Each input row is quantized exactly as TFLite quantizes it in its own step, so all steps'
 // input products are computed up front in one batch. The int32 products come from a `Dots`
 // object (LstmHybridPlainDots here; the optimized glue runs the same sums on the quantized
@@ -42,8 +47,11 @@ struct LstmHybridGate {
   const int32_t* recurrent_row_sums = nullptr;
   const int8_t* peephole = nullptr;  // [n_cell] cell_to_gate weights, or nullptr
   float peephole_scale = 1.f;
-  const float* layer_norm = nullptr;  // [n_cell], or nullptr
-  const float* bias = nullptr;        // [n_cell]
+  const float* layer_norm = nullptr;    // [n_cell], or nullptr
+  const float* bias = nullptr;          // [n_cell]
+  const int8_t* aux_weights = nullptr;  // [n_cell, n_aux_input], or nullptr
+  float aux_scale = 1.f;
+  const int32_t* aux_row_sums = nullptr;
 };
 
 struct LstmHybridWeights {
@@ -52,8 +60,10 @@ struct LstmHybridWeights {
   float projection_scale = 1.f;
   const int32_t* projection_row_sums = nullptr;
   const float* projection_bias = nullptr;  // [n_output], or nullptr
+  int n_aux_input = 0;                     // the aux input's width (0: no aux input)
 
   bool cifg() const { return gates[kLstmInputGate].input_weights == nullptr; }
+  bool has_aux() const { return n_aux_input > 0 && gates[kLstmForgetGate].aux_weights; }
   int gate_count() const { return cifg() ? 3 : 4; }
   // Where gate g's products sit among one row's stacked gate products (gate_count * n_cell).
   int slot(int g) const { return cifg() ? g - 1 : g; }
@@ -65,20 +75,24 @@ struct LstmHybridPlainDots {
   const LstmHybridWeights* w = nullptr;
   const LstmParams* p = nullptr;
 
-  void Input(const int8_t* q, int rows, int32_t* dots) const { Gates(true, q, rows, dots); }
-  void Recurrent(const int8_t* q, int rows, int32_t* dots) const { Gates(false, q, rows, dots); }
+  void Input(const int8_t* q, int rows, int32_t* dots) const { Gates(kIn, q, rows, dots); }
+  void Recurrent(const int8_t* q, int rows, int32_t* dots) const { Gates(kRec, q, rows, dots); }
+  void Aux(const int8_t* q, int rows, int32_t* dots) const { Gates(kAux, q, rows, dots); }
   void Projection(const int8_t* q, int rows, int32_t* dots) const {
     HybridDots(w->projection_weights, p->n_output, p->n_cell, q, rows, dots, p->n_output);
   }
 
  private:
-  void Gates(bool input, const int8_t* q, int rows, int32_t* dots) const {
+  enum Operand { kIn, kRec, kAux };
+  void Gates(Operand op, const int8_t* q, int rows, int32_t* dots) const {
     const int64_t stride = int64_t{w->gate_count()} * p->n_cell;
+    const int cols = op == kIn ? p->n_input : op == kRec ? p->n_output : w->n_aux_input;
     for (int g = w->cifg() ? 1 : 0; g < 4; ++g) {
       const LstmHybridGate& gw = w->gates[g];
-      HybridDots(input ? gw.input_weights : gw.recurrent_weights, p->n_cell,
-                 input ? p->n_input : p->n_output, q, rows, dots + int64_t{w->slot(g)} * p->n_cell,
-                 stride);
+      const int8_t* weights = op == kIn    ? gw.input_weights
+                              : op == kRec ? gw.recurrent_weights
+                                           : gw.aux_weights;
+      HybridDots(weights, p->n_cell, cols, q, rows, dots + int64_t{w->slot(g)} * p->n_cell, stride);
     }
   }
 };
@@ -100,6 +114,10 @@ struct LstmHybridScratch {
   int32_t* projection_dots = nullptr;     // step_rows * n_output
   float* gates = nullptr;                 // 4 * step_rows * n_cell
   float* hidden = nullptr;                // step_rows * n_cell
+  int8_t* aux_q = nullptr;                // rows * n_aux_input (aux input only)
+  float* aux_scales = nullptr;            // rows
+  int32_t* aux_zero_points = nullptr;     // rows
+  int32_t* aux_dots = nullptr;            // rows * G * n_cell
 };
 
 // Elements of the three scratch arrays (float, int32, int8) LstmHybridScratch is carved from.
@@ -112,9 +130,10 @@ struct LstmHybridScratchSize {
 namespace lstm_hybrid_detail {
 
 // Carves the buffers from the three arrays (null arrays: only counts) and returns the sizes.
+// The aux input's buffers come last and only with an aux input (n_aux_input > 0).
 inline LstmHybridScratchSize Layout(const LstmParams& p, int gate_count, int64_t rows,
-                                    int64_t step_rows, float* f, int32_t* i32, int8_t* i8,
-                                    LstmHybridScratch* s) {
+                                    int64_t step_rows, int n_aux_input, float* f, int32_t* i32,
+                                    int8_t* i8, LstmHybridScratch* s) {
   LstmHybridScratchSize n;
   auto take_f = [&](int64_t count) {
     float* at = f ? f + n.floats : nullptr;
@@ -146,6 +165,12 @@ inline LstmHybridScratchSize Layout(const LstmParams& p, int gate_count, int64_t
   s->projection_dots = take_i(step_rows * p.n_output);
   s->gates = take_f(4 * step_rows * p.n_cell);
   s->hidden = take_f(step_rows * p.n_cell);
+  if (n_aux_input > 0) {
+    s->aux_q = take_b(rows * n_aux_input);
+    s->aux_scales = take_f(rows);
+    s->aux_zero_points = take_i(rows);
+    s->aux_dots = take_i(rows * gates);
+  }
   return n;
 }
 
@@ -171,31 +196,37 @@ inline void LayerNorm(const float* coefficients, const float* bias, int n, int r
 }  // namespace lstm_hybrid_detail
 
 inline LstmHybridScratchSize LstmHybridScratchSizes(const LstmParams& p, int gate_count,
-                                                    int64_t rows, int64_t step_rows) {
+                                                    int64_t rows, int64_t step_rows,
+                                                    int n_aux_input = 0) {
   LstmHybridScratch unused;
-  return lstm_hybrid_detail::Layout(p, gate_count, rows, step_rows, nullptr, nullptr, nullptr,
-                                    &unused);
+  return lstm_hybrid_detail::Layout(p, gate_count, rows, step_rows, n_aux_input, nullptr, nullptr,
+                                    nullptr, &unused);
 }
 
 inline LstmHybridScratch LstmHybridCarveScratch(const LstmParams& p, int gate_count, int64_t rows,
                                                 int64_t step_rows, float* floats, int32_t* int32s,
-                                                int8_t* int8s) {
+                                                int8_t* int8s, int n_aux_input = 0) {
   LstmHybridScratch s;
-  lstm_hybrid_detail::Layout(p, gate_count, rows, step_rows, floats, int32s, int8s, &s);
+  lstm_hybrid_detail::Layout(p, gate_count, rows, step_rows, n_aux_input, floats, int32s, int8s,
+                             &s);
   return s;
 }
 
 // One time step for the `nb` rows starting at input row `first_row` (whose products are in
 // s.input_dots), with their output states h [nb, n_output] and cell states c [nb, n_cell]
-// (updated); the new output state is also written to out [nb, n_output].
+// (updated); the new output state is also written to out [nb, n_output]. `aux_input` (rows
+// laid out as the input's, products in s.aux_dots) when w.has_aux(), else unused.
 template <typename Dots>
 inline void LstmHybridStep(const LstmHybridWeights& w, const LstmParams& p, bool asymmetric,
                            const float* input, int64_t first_row, int nb, float* h, float* c,
-                           float* out, const LstmHybridScratch& s, const Dots& dots) {
+                           float* out, const LstmHybridScratch& s, const Dots& dots,
+                           const float* aux_input = nullptr) {
   const int n = p.n_cell;
   const int64_t size = int64_t{nb} * n;
   const int64_t stride = int64_t{w.gate_count()} * n;
   const bool input_zero = HybridIsZero(input + first_row * p.n_input, int64_t{nb} * p.n_input);
+  const bool aux_zero = !w.has_aux() || HybridIsZero(aux_input + first_row * w.n_aux_input,
+                                                     int64_t{nb} * w.n_aux_input);
   const bool state_zero = HybridIsZero(h, int64_t{nb} * p.n_output);
   if (!state_zero) {
     HybridQuantizeRows(h, nb, p.n_output, asymmetric, s.state_q, s.state_scales,
@@ -213,6 +244,11 @@ inline void LstmHybridStep(const LstmHybridWeights& w, const LstmParams& p, bool
                        s.input_scales + first_row,
                        asymmetric ? s.input_zero_points + first_row : nullptr, gw.input_row_sums, v,
                        n);
+    }
+    if (!aux_zero) {
+      HybridAccumulate(s.aux_dots + first_row * stride + slot, stride, n, nb, gw.aux_scale,
+                       s.aux_scales + first_row,
+                       asymmetric ? s.aux_zero_points + first_row : nullptr, gw.aux_row_sums, v, n);
     }
     if (!state_zero) {
       HybridAccumulate(s.state_dots + slot, stride, n, nb, gw.recurrent_scale, s.state_scales,
@@ -271,22 +307,29 @@ inline void LstmHybridStep(const LstmHybridWeights& w, const LstmParams& p, bool
 }
 
 // The whole sequence. time_major: input [T, B, n_input], output [T, B, n_output]; otherwise
-// [B, T, ...], each sequence run on its own. States [B, ...] carry over between calls.
+// [B, T, ...], each sequence run on its own. States [B, ...] carry over between calls. With
+// w.has_aux(), `aux_input` is laid out as the input ([.., .., n_aux_input]).
 template <typename Dots>
 inline void LstmHybridSequence(const LstmHybridWeights& w, const LstmParams& p, bool asymmetric,
                                bool time_major, int max_time, int n_batch, const float* input,
                                float* output_state, float* cell_state, float* output,
-                               const LstmHybridScratch& s, const Dots& dots) {
+                               const LstmHybridScratch& s, const Dots& dots,
+                               const float* aux_input = nullptr) {
   const int64_t rows = int64_t{max_time} * n_batch;
   if (rows == 0) return;
   HybridQuantizeRows(input, static_cast<int>(rows), p.n_input, asymmetric, s.input_q,
                      s.input_scales, s.input_zero_points);
   dots.Input(s.input_q, static_cast<int>(rows), s.input_dots);
+  if (w.has_aux()) {
+    HybridQuantizeRows(aux_input, static_cast<int>(rows), w.n_aux_input, asymmetric, s.aux_q,
+                       s.aux_scales, s.aux_zero_points);
+    dots.Aux(s.aux_q, static_cast<int>(rows), s.aux_dots);
+  }
   if (time_major) {
     for (int t = 0; t < max_time; ++t) {
       const int64_t first = int64_t{t} * n_batch;
       LstmHybridStep(w, p, asymmetric, input, first, n_batch, output_state, cell_state,
-                     output + first * p.n_output, s, dots);
+                     output + first * p.n_output, s, dots, aux_input);
     }
     return;
   }
@@ -294,7 +337,8 @@ inline void LstmHybridSequence(const LstmHybridWeights& w, const LstmParams& p, 
     for (int t = 0; t < max_time; ++t) {
       const int64_t row = int64_t{b} * max_time + t;
       LstmHybridStep(w, p, asymmetric, input, row, 1, output_state + int64_t{b} * p.n_output,
-                     cell_state + int64_t{b} * p.n_cell, output + row * p.n_output, s, dots);
+                     cell_state + int64_t{b} * p.n_cell, output + row * p.n_output, s, dots,
+                     aux_input);
     }
   }
 }

@@ -1,5 +1,6 @@
 // QUANTIZE (float32 -> int8/uint8/int16, per-tensor or per-axis) and DEQUANTIZE
-// (int8/uint8/int16 -> float32, per-tensor or per-axis; float16 -> float32).
+// (int8/uint8/int16 -> float32, per-tensor or per-axis; float16 -> float32; constant INT4,
+// two values per byte as TFLite's op version 6 takes it, per-tensor or per-axis).
 #include "kernels/reference/quantize.h"
 
 #include <cmath>
@@ -16,6 +17,7 @@
 #include "octet/kernel_info.h"
 #include "ops/elementwise/elementwise_ops.h"
 #include "ops/elementwise/op_util.h"
+#include "ops/nn/int4_weights.h"
 #include "quant/quantization_util.h"
 #include "quant/spec_checks.h"
 #include "tensorflow/lite/kernels/internal/tensor_ctypes.h"
@@ -128,6 +130,21 @@ void DequantizeKernel(const QuantData &d, const TfLiteTensor *in, TfLiteTensor *
     reference::Dequantize(src, tflite::NumElements(in), d.scales[0], d.zero_points[0], dst);
   } else {
     reference::PerAxisDequantize(d.shape, d.axis, src, d.scales.data(), d.zero_points.data(), dst);
+  }
+}
+
+// INT4: unpacked to int8 (sign-extended nibbles, low first), then (q - zero_point) * scale
+// as int8. Runs once, at prepare (the input is a constant).
+void Int4Kernel(const QuantData &d, const TfLiteTensor *in, TfLiteTensor *out) {
+  const auto n = static_cast<size_t>(tflite::NumElements(in));
+  std::vector<int8_t> q(n);
+  nn::UnpackInt4(reinterpret_cast<const uint8_t *>(in->data.raw_const), n, q.data());
+  float *dst = tflite::GetTensorData<float>(out);
+  if (d.axis < 0) {
+    reference::Dequantize(q.data(), static_cast<int64_t>(n), d.scales[0], d.zero_points[0], dst);
+  } else {
+    reference::PerAxisDequantize(d.shape, d.axis, q.data(), d.scales.data(), d.zero_points.data(),
+                                 dst);
   }
 }
 
@@ -286,6 +303,14 @@ TfLiteStatus DequantizePrepare(TfLiteContext *context, TfLiteNode *node) {
     case kTfLiteFloat16:
       data->fn = HalfKernel;
       break;
+    case kTfLiteInt4: {
+      // Octet holds no INT4 activations: only a constant (weights) can be INT4, and it is
+      // dequantized below, once.
+      size_t elements = 0;
+      TF_LITE_ENSURE_STATUS(nn::CheckInt4Constant(context, kDequantize, "input", input, &elements));
+      data->fn = Int4Kernel;
+      break;
+    }
     default:
       TF_LITE_KERNEL_LOG(context, "%s: input type %s is not supported", kDequantize,
                          TypeName(input->type));

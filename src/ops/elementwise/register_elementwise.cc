@@ -60,7 +60,7 @@ void AddElementwiseBuiltins(tflite::MutableOpResolver *resolver) {
       {tflite::BuiltinOperator_ZEROS_LIKE, Register_ZEROS_LIKE, 1},
       {tflite::BuiltinOperator_FILL, Register_FILL, 4},
       {tflite::BuiltinOperator_QUANTIZE, Register_QUANTIZE, 3},
-      {tflite::BuiltinOperator_DEQUANTIZE, Register_DEQUANTIZE, 5},
+      {tflite::BuiltinOperator_DEQUANTIZE, Register_DEQUANTIZE, 6},
       {tflite::BuiltinOperator_GELU, Register_GELU, 2},
       {tflite::BuiltinOperator_ELU, Register_ELU, 1},
       {tflite::BuiltinOperator_RELU_0_TO_1, Register_RELU_0_TO_1, 1},

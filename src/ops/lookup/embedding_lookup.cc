@@ -2,12 +2,15 @@
 // 0) a 1-D int32 tensor. Output dims: [len(ids)] + table dims[1:]. Tables are float32, or
 // int8/uint8: copied as they are into an 8-bit output, or dequantized into a float32 output
 // (TFLite's hybrid path: the bytes are read as int8 for both types, times the table's scale,
-// or the row's scale when the table has one per row). Ids outside the table fail at invoke.
+// or the row's scale when the table has one per row). A constant INT4 table (two values per
+// byte, low nibble first, as TFLite's op version 4 takes it) is dequantized the same way into
+// a float32 output, each row read from the packed table. Ids outside the table fail at invoke.
 #include <cmath>
 #include <vector>
 
 #include "kernels/reference/lookup.h"
 #include "ops/lookup/lookup_ops.h"
+#include "ops/nn/int4_weights.h"
 
 namespace octet::ops::lookup {
 namespace {
@@ -48,6 +51,25 @@ TfLiteStatus CheckHybridScales(TfLiteContext* context, const TfLiteTensor* table
   return kTfLiteOk;
 }
 
+// Rows of a packed INT4 table times their scale (one, or one per row). Element j of row r is
+// nibble r * cols + j of the whole table: rows of an odd width start mid-byte.
+reference::LookupError EmbeddingLookupInt4(const int32_t* ids, int64_t count, int64_t rows,
+                                           int64_t cols, const uint8_t* packed,
+                                           const TfLiteFloatArray* scales, float* out) {
+  const reference::LookupError err = reference::CheckIds(ids, count, rows);
+  if (!err.ok) return err;
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t row = ids[i];
+    const float scale = scales->data[scales->size > 1 ? row : 0];
+    const auto first = static_cast<size_t>(row * cols);
+    float* dst = out + i * cols;
+    for (int64_t j = 0; j < cols; ++j) {
+      dst[j] = static_cast<float>(nn::Int4At(packed, first + static_cast<size_t>(j))) * scale;
+    }
+  }
+  return err;
+}
+
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(CheckArity(context, node, kOp, 2, 2, 1));
   const TfLiteTensor *ids, *table;
@@ -67,8 +89,16 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                     "output of a %s table must be float32 (dequantized) or int8/uint8, got %s",
                     TfLiteTypeGetName(table->type), TfLiteTypeGetName(output->type));
     if (output->type == kTfLiteFloat32) TF_LITE_ENSURE_STATUS(CheckHybridScales(context, table));
+  } else if (table->type == kTfLiteInt4) {
+    OCTET_OP_ENSURE(context, output->type == kTfLiteFloat32, kOp,
+                    "output of an INT4 table must be float32 (dequantized), got %s",
+                    TfLiteTypeGetName(output->type));
+    size_t elements = 0;
+    TF_LITE_ENSURE_STATUS(nn::CheckInt4Constant(context, kOp, "table (input 1)", table, &elements));
+    TF_LITE_ENSURE_STATUS(CheckHybridScales(context, table));
   } else {
-    OCTET_OP_ENSURE(context, false, kOp, "table type %s is not supported (float32, int8, uint8)",
+    OCTET_OP_ENSURE(context, false, kOp,
+                    "table type %s is not supported (float32, int8, uint8, int4)",
                     TfLiteTypeGetName(table->type));
   }
   std::vector<int> dims(table->dims->data, table->dims->data + table->dims->size);
@@ -87,7 +117,11 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const int64_t rows = table->dims->data[0];
   const int64_t row_elements = rows > 0 ? tflite::NumElements(table) / rows : 0;
   reference::LookupError err;
-  if (output->type == kTfLiteFloat32 && IsByteType(table->type)) {
+  if (table->type == kTfLiteInt4) {
+    err = EmbeddingLookupInt4(ids->data.i32, count, rows, row_elements,
+                              reinterpret_cast<const uint8_t*>(table->data.raw_const),
+                              Affine(table)->scale, output->data.f);
+  } else if (output->type == kTfLiteFloat32 && IsByteType(table->type)) {
     const TfLiteAffineQuantization* q = Affine(table);
     err = reference::EmbeddingLookupDequantize(ids->data.i32, count, rows, row_elements,
                                                reinterpret_cast<const int8_t*>(table->data.raw),

@@ -8,7 +8,7 @@ namespace octet::ops {
 
 void AddLookupBuiltins(tflite::MutableOpResolver* resolver) {
   using namespace tflite::ops::builtin;  // NOLINT: the Register_X functions
-  resolver->AddBuiltin(tflite::BuiltinOperator_EMBEDDING_LOOKUP, Register_EMBEDDING_LOOKUP(), 1, 3);
+  resolver->AddBuiltin(tflite::BuiltinOperator_EMBEDDING_LOOKUP, Register_EMBEDDING_LOOKUP(), 1, 4);
   resolver->AddBuiltin(tflite::BuiltinOperator_EMBEDDING_LOOKUP_SPARSE,
                        Register_EMBEDDING_LOOKUP_SPARSE(), 1, 1);
   resolver->AddBuiltin(tflite::BuiltinOperator_HASHTABLE_LOOKUP, Register_HASHTABLE_LOOKUP(), 1, 1);

@@ -4,8 +4,8 @@
 // hybrid (int8 weights, float activations), time-major or batch-major. With merge_outputs one
 // output holds [forward | backward] per row, else each direction has its own output. As in
 // TFLite: an aux input without aux weights is the backward cell's input; with aux weights it
-// feeds both cells through them. No layer norm (the op has no coefficients).
-// Not supported: aux weights in a hybrid node.
+// feeds both cells through them (int8 aux weights in a hybrid node, the aux input quantized
+// per row like the input). No layer norm (the op has no coefficients).
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -80,9 +80,12 @@ const TfLiteTensor* Optional(TfLiteContext* context, const TfLiteNode* node, int
 }
 
 // The aux weights of one direction: all present or all absent (the input gate's absent
-// under CIFG), float [n_cell, n_aux_input].
+// under CIFG), [n_cell, n_aux_input] of the cell's weight type (float32, or int8 in a hybrid
+// node).
 TfLiteStatus CheckAuxWeights(TfLiteContext* context, const TfLiteNode* node, int first,
-                             const char* prefix, bool cifg, int n_cell, int n_aux_input) {
+                             const char* prefix, bool cifg, bool hybrid, int n_cell,
+                             int n_aux_input) {
+  const TfLiteType type = hybrid ? kTfLiteInt8 : kTfLiteFloat32;
   static const char* const kGates[4] = {"input", "forget", "cell", "output"};
   for (int g = 0; g < 4; ++g) {
     const TfLiteTensor* t = Optional(context, node, first + g);
@@ -94,9 +97,9 @@ TfLiteStatus CheckAuxWeights(TfLiteContext* context, const TfLiteNode* node, int
     OCTET_OP_ENSURE(context, t != nullptr, kOp,
                     "%saux_input_to_%s_weights (input %d) is required with aux weights", prefix,
                     kGates[g], first + g);
-    OCTET_OP_ENSURE(context, t->type == kTfLiteFloat32, kOp,
-                    "%saux_input_to_%s_weights must be FLOAT32, got %s", prefix, kGates[g],
-                    TfLiteTypeGetName(t->type));
+    OCTET_OP_ENSURE(context, t->type == type, kOp,
+                    "%saux_input_to_%s_weights must be %s like the cell's weights, got %s", prefix,
+                    kGates[g], TfLiteTypeGetName(type), TfLiteTypeGetName(t->type));
     OCTET_OP_ENSURE(context,
                     tflite::NumDimensions(t) == 2 && t->dims->data[0] == n_cell &&
                         t->dims->data[1] == n_aux_input,
@@ -169,12 +172,10 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                   "hybrid LSTM)");
   const bool hybrid = shape[0].hybrid;
   if (any_aux_weights) {
-    OCTET_OP_ENSURE(context, !hybrid, kOp,
-                    "aux input weights in a hybrid (int8 weight) node are not supported");
     TF_LITE_ENSURE_OK(context, CheckAuxWeights(context, node, kFwAuxWeights, "fw_", shape[0].cifg,
-                                               shape[0].n_cell, data->n_aux_input));
+                                               hybrid, shape[0].n_cell, data->n_aux_input));
     TF_LITE_ENSURE_OK(context, CheckAuxWeights(context, node, kBwAuxWeights, "bw_", shape[1].cifg,
-                                               shape[1].n_cell, data->n_aux_input));
+                                               hybrid, shape[1].n_cell, data->n_aux_input));
   }
 
   data->time_major = time_major;
@@ -212,8 +213,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   }
 
   // Hybrid: the sequence kernel runs forward over contiguous rows, so the backward cell
-  // reads a time-reversed copy of its input, and outputs that are reversed or merged are
-  // written to a temporary first.
+  // reads a time-reversed copy of its input (and of the aux input with aux weights), and
+  // outputs that are reversed or merged are written to a temporary first.
   reference::LstmHybridScratchSize need{0, 0, 0};
   for (int d = 0; d < 2; ++d) {
     nn_hybrid::LstmHybridConfig config;
@@ -225,6 +226,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     config.op = kOp;
     config.prefix = d == 0 ? "fw_" : "bw_";
     config.map = data->dir[d].spec.map;
+    if (any_aux_weights) {
+      for (int g = 0; g < 4; ++g)
+        config.aux_weights[g] = (d == 0 ? kFwAuxWeights : kBwAuxWeights) + g;
+      config.n_aux_input = data->n_aux_input;
+    }
     TF_LITE_ENSURE_OK(context, nn_hybrid::LstmHybridPrepare(context, node, config, nullptr,
                                                             &data->dir[d].hybrid));
     const reference::LstmHybridScratchSize s =
@@ -236,7 +242,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   data->lstm_floats = need.floats;
   const int bw_input_width = data->bw_reads_aux ? data->n_aux_input : n_input;
   data->bw_input_width = bw_input_width;
-  const int64_t copies = rows * (bw_input_width + std::max(n_fw_output, n_bw_output));
+  const int aux_width = any_aux_weights ? data->n_aux_input : 0;
+  const int64_t copies = rows * (bw_input_width + aux_width + std::max(n_fw_output, n_bw_output));
   return data->scratch.Prepare(context, node,
                                {{kTfLiteFloat32, need.floats + copies},
                                 {kTfLiteInt32, need.int32s},
@@ -295,24 +302,32 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       continue;
     }
 
-    // Hybrid: reverse the backward cell's input in time, run, then place the rows.
+    // Hybrid: reverse the backward cell's inputs in time, run, then place the rows.
     const int n_in = dir.params.n_input;
     const int n_out = dir.params.n_output;
+    const int n_aux = data->use_aux_weights ? data->n_aux_input : 0;
+    const int64_t rows = int64_t{data->max_time} * data->n_batch;
     float* reversed_input = floats + data->lstm_floats;
-    float* temp_output =
-        reversed_input + int64_t{data->max_time} * data->n_batch * data->bw_input_width;
+    float* reversed_aux = reversed_input + rows * data->bw_input_width;
+    float* temp_output = reversed_aux + rows * n_aux;
+    const float* aux = n_aux > 0 ? aux_input->data.f : nullptr;
     const bool reverse = d == 1;
     if (reverse) {
       CopyLstmSequence(x, n_in, reversed_input, n_in, 0, data->max_time, data->n_batch,
                        data->time_major, true);
       x = reversed_input;
+      if (aux != nullptr) {
+        CopyLstmSequence(aux, n_aux, reversed_aux, n_aux, 0, data->max_time, data->n_batch,
+                         data->time_major, true);
+        aux = reversed_aux;
+      }
     }
     const bool direct = !reverse && out_width == n_out;
     TF_LITE_ENSURE_OK(context,
                       nn_hybrid::LstmHybridRun(context, node, *dir.hybrid,
                                                {x, h->data.f, c->data.f, direct ? out : temp_output,
                                                 floats, data->scratch.Data<int32_t>(context, 1),
-                                                data->scratch.Data<int8_t>(context, 2)}));
+                                                data->scratch.Data<int8_t>(context, 2), aux}));
     if (!direct) {
       CopyLstmSequence(temp_output, n_out, out, out_width, out_offset, data->max_time,
                        data->n_batch, data->time_major, reverse);

@@ -31,12 +31,23 @@ const char* InputsAccepted(const Int4Weights& s) {
 }  // namespace
 
 void UnpackInt4(const uint8_t* packed, size_t count, int8_t* out) {
-  for (size_t i = 0; i < count; ++i) {
-    const uint8_t byte = packed[i / 2];
-    const unsigned nibble = (i % 2 == 0) ? (byte & 0x0Fu) : (byte >> 4);
-    // Bit 3 is the sign: 8..15 stand for -8..-1.
-    out[i] = static_cast<int8_t>(static_cast<int>(nibble) - ((nibble & 0x8u) ? 16 : 0));
-  }
+  for (size_t i = 0; i < count; ++i) out[i] = Int4At(packed, i);
+}
+
+TfLiteStatus CheckInt4Constant(TfLiteContext* context, const char* op, const char* name,
+                               const TfLiteTensor* t, size_t* elements) {
+  const bool constant =
+      t->allocation_type == kTfLiteMmapRo || t->allocation_type == kTfLitePersistentRo;
+  OCTET_OP_ENSURE(context, constant && t->data.raw_const != nullptr, op,
+                  "INT4 %s must be a constant tensor", name);
+  const int64_t count = ElementCount(t);
+  OCTET_OP_ENSURE(context, count >= 0, op, "INT4 %s have an invalid or too large shape", name);
+  *elements = static_cast<size_t>(count);
+  const size_t packed_bytes = (*elements + 1) / 2;
+  OCTET_OP_ENSURE(context, t->bytes >= packed_bytes, op,
+                  "INT4 %s '%s': %zu bytes, %zu elements need %zu (two per byte)", name,
+                  t->name ? t->name : "", t->bytes, *elements, packed_bytes);
+  return kTfLiteOk;
 }
 
 TfLiteStatus PrepareInt4Weights(TfLiteContext* context, const char* op, const char* weights_name,
@@ -48,18 +59,8 @@ TfLiteStatus PrepareInt4Weights(TfLiteContext* context, const char* op, const ch
                         (in == kTfLiteFloat32 && state->float_input);
   OCTET_OP_ENSURE(context, accepted, op, "INT4 %s: the input must be %s, got %s", weights_name,
                   InputsAccepted(*state), TfLiteTypeGetName(in));
-  const bool constant =
-      weights->allocation_type == kTfLiteMmapRo || weights->allocation_type == kTfLitePersistentRo;
-  OCTET_OP_ENSURE(context, constant && weights->data.raw_const != nullptr, op,
-                  "INT4 %s must be a constant tensor", weights_name);
-  const int64_t count = ElementCount(weights);
-  OCTET_OP_ENSURE(context, count >= 0, op, "INT4 %s have an invalid or too large shape",
-                  weights_name);
-  const size_t elements = static_cast<size_t>(count);
-  const size_t packed_bytes = (elements + 1) / 2;
-  OCTET_OP_ENSURE(context, weights->bytes >= packed_bytes, op,
-                  "INT4 %s '%s': %zu bytes, %zu elements need %zu (two per byte)", weights_name,
-                  weights->name ? weights->name : "", weights->bytes, elements, packed_bytes);
+  size_t elements = 0;
+  TF_LITE_ENSURE_OK(context, CheckInt4Constant(context, op, weights_name, weights, &elements));
   // TFLite's int4 kernels read no zero point: the weights must be symmetric.
   if (weights->quantization.type == kTfLiteAffineQuantization &&
       weights->quantization.params != nullptr) {

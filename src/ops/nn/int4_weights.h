@@ -12,9 +12,24 @@
 
 namespace octet::ops::nn {
 
+// Element i of a packed INT4 tensor: nibble i (the low nibble of each byte first),
+// sign-extended (8..15 stand for -8..-1).
+inline int8_t Int4At(const uint8_t* packed, size_t i) {
+  const unsigned byte = packed[i / 2];
+  const unsigned nibble = (i % 2 == 0) ? (byte & 0x0Fu) : (byte >> 4);
+  return static_cast<int8_t>(static_cast<int>(nibble) - ((nibble & 0x8u) ? 16 : 0));
+}
+
 // Sign-extends `count` packed nibbles of `packed` ((count + 1) / 2 bytes, the low nibble of
 // each byte first) into `out`.
 void UnpackInt4(const uint8_t* packed, size_t count, int8_t* out);
+
+// Checks that the INT4 tensor `t` (named `name` in messages) is a constant with a valid shape
+// whose buffer holds at least ceil(elements / 2) bytes, and sets *elements. For ops that read
+// packed INT4 constants themselves (DEQUANTIZE, EMBEDDING_LOOKUP); Octet's arena holds no
+// INT4 activations, so a non-constant INT4 tensor is refused.
+TfLiteStatus CheckInt4Constant(TfLiteContext* context, const char* op, const char* name,
+                               const TfLiteTensor* t, size_t* elements);
 
 // One node's unpacked copy, from prepare to invoke (owned by the op's user data).
 struct Int4Weights {

@@ -33,11 +33,17 @@ struct LstmHybridConfig {
   const char* op = "UNIDIRECTIONAL_SEQUENCE_LSTM";  // for messages
   const char* prefix = "";                          // before tensor names ("fw_", "bw_")
   nn::LstmInputMap map = nn::kLstmIdentityMap;      // where the node keeps the cell's tensors
+  // BIDIRECTIONAL_SEQUENCE_LSTM's aux input weights: the node inputs of the input, forget,
+  // cell and output gates' [n_cell, n_aux_input] int8 matrices (-1: none; the input gate's
+  // is absent under CIFG). Used when n_aux_input > 0 and the forget gate's is given.
+  int aux_weights[4] = {-1, -1, -1, -1};
+  int n_aux_input = 0;
 };
 
 // Called from the op's prepare once shapes and types are checked (int8 weight matrices and
-// peephole weights, float biases, layer-norm coefficients and states): checks that the int8
-// weights are constant with one finite positive scale and zero point 0, computes their row
+// peephole weights, float biases, layer-norm coefficients and states; aux weights int8 of
+// their shape): checks that the int8 weights (aux weights too) are constant with one finite
+// positive scale and zero point 0, computes their row
 // sums once, packs them for the active kernel path and sizes `scratch` (unless null: the
 // caller then sizes its own scratch with LstmHybridScratchNeeds).
 TfLiteStatus LstmHybridPrepare(TfLiteContext* context, TfLiteNode* node,
@@ -54,7 +60,7 @@ TfLiteStatus LstmHybridEval(TfLiteContext* context, TfLiteNode* node, const Lstm
 
 // Runs the sequence on explicit buffers: input and output laid out as the config says
 // (output rows n_output apart), states updated in place, scratch at least
-// LstmHybridScratchNeeds.
+// LstmHybridScratchNeeds; `aux_input` laid out as the input, with aux weights only.
 struct LstmHybridBuffers {
   const float* input;
   float* output_state;
@@ -63,6 +69,7 @@ struct LstmHybridBuffers {
   float* floats;
   int32_t* int32s;
   int8_t* int8s;
+  const float* aux_input = nullptr;
 };
 TfLiteStatus LstmHybridRun(TfLiteContext* context, TfLiteNode* node, const LstmHybridData& data,
                            const LstmHybridBuffers& buffers);
