@@ -2,8 +2,9 @@
 // UNIDIRECTIONAL_SEQUENCE_LSTM cell over a [batch, n_input] input, float32 or hybrid (int8
 // weight matrices and peephole weights, float activations), with the same optional pieces
 // (CIFG, peephole, projection, layer norm with 24 inputs, clipping); inputs 18 and 19 are the
-// variable output and cell states. kernel_type BASIC: lstm_basic_cell.*.
-// Not supported: the full-integer (int8 input) variants.
+// variable output and cell states. A full-integer node (int8 input and weights, int16 cell
+// state, the converter's 5 intermediate tensors) runs TFLite's integer LSTM
+// (lstm_integer_full.*), every variant included. kernel_type BASIC: lstm_basic_cell.*.
 #include "kernels/reference/lstm.h"
 
 #include <memory>
@@ -12,6 +13,7 @@
 #include "ops/nn/lstm_basic_cell.h"
 #include "ops/nn/lstm_checks.h"
 #include "ops/nn/lstm_hybrid.h"
+#include "ops/nn/lstm_integer_full.h"
 #include "ops/nn/lstm_step.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_util.h"
@@ -35,8 +37,9 @@ struct OpData {
   BasicLstmData basic_data;
   reference::LstmParams params;
   int n_batch = 0;
-  NodeScratch scratch;                  // the float or hybrid kernel's buffers
-  nn_hybrid::LstmHybridDataPtr hybrid;  // set when the weights are int8 (float input)
+  NodeScratch scratch;                              // the float or hybrid kernel's buffers
+  nn_hybrid::LstmHybridDataPtr hybrid;              // set when the weights are int8 (float input)
+  nn_integer_full::LstmIntegerFullDataPtr integer;  // set when the input is int8
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
@@ -58,9 +61,17 @@ TfLiteStatus PrepareFull(TfLiteContext* context, TfLiteNode* node, const TfLiteL
                   tflite::NumOutputs(node));
   const TfLiteTensor* input = tflite::GetOptionalInputTensor(context, node, kInput);
   OCTET_OP_ENSURE(context, input != nullptr, kOp, "input (input 0) is required");
+  if (input->type == kTfLiteInt8) {
+    data->hybrid.reset();
+    nn_integer_full::LstmIntegerFullConfig config;
+    config.op = kOp;
+    config.cell_clip = params.cell_clip;
+    config.proj_clip = params.proj_clip;
+    return nn_integer_full::LstmIntegerFullPrepare(context, node, config, &data->integer);
+  }
+  data->integer.reset();
   OCTET_OP_ENSURE(context, input->type == kTfLiteFloat32, kOp,
-                  "input must be FLOAT32 (float or hybrid LSTM), got %s; the integer LSTM is "
-                  "not supported",
+                  "input must be FLOAT32 (float or hybrid LSTM) or INT8 (integer LSTM), got %s",
                   TfLiteTypeGetName(input->type));
   TfLiteTensor* output;
   TF_LITE_ENSURE_OK(context, RequireOutput(context, node, kOp, kOutput, &output));
@@ -112,6 +123,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteLSTMBasicKernel:
       data->basic = true;
       data->hybrid.reset();
+      data->integer.reset();
       return BasicLstmPrepare(context, node, &data->basic_data);
     default:
       TF_LITE_KERNEL_LOG(context, "%s: kernel_type %d is not supported", kOp,
@@ -123,6 +135,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   if (data->basic) return BasicLstmEval(context, node, data->basic_data);
+  if (data->integer) return nn_integer_full::LstmIntegerFullEval(context, node, *data->integer);
   if (data->hybrid) return nn_hybrid::LstmHybridEval(context, node, *data->hybrid, data->scratch);
   const TfLiteTensor* input = tflite::GetInput(context, node, kInput);
   TfLiteTensor* output_state = tflite::GetVariableInput(context, node, kOutputState);

@@ -14,6 +14,7 @@
 #include "core/alloc_guard.h"
 #include "kernels/reference/lstm_integer.h"
 #include "ops/nn/lstm_inputs.h"
+#include "ops/nn/lstm_integer_full.h"
 #include "quant/quantization_util.h"
 #include "quant/spec_checks.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
@@ -28,6 +29,8 @@ struct LstmIntegerData {
   ref::Sizes sizes;
   TfLiteType activation_type = kTfLiteInt8;
   mutable std::vector<int16_t> buffers;  // four buffers, back to back (eval scratch)
+  // Set for the int8 variants TFLite Micro does not run: TFLite's own integer LSTM.
+  nn_integer_full::LstmIntegerFullDataPtr full;
 };
 
 void LstmIntegerDataDeleter::operator()(LstmIntegerData* data) const { delete data; }
@@ -178,6 +181,30 @@ TfLiteStatus LstmIntegerPrepare(TfLiteContext* context, TfLiteNode* node,
   for (int i = 0; i < n_inputs; ++i) t[i] = Optional(context, node, i);
   TfLiteTensor* output = tflite::GetOutput(context, node, 0);
   if (!output) return Fail(context, "output is missing");
+
+  // int8 CIFG, peephole, projection, layer norm (or a cell activation other than TANH or
+  // SIGMOID, which TFLite ignores): TFLite's integer kernel, which runs them all.
+  bool tflite_variant =
+      t[kInputToInput] == nullptr || t[kRecurrentToInput] == nullptr ||
+      t[kInputGateBias] == nullptr ||
+      (params->activation != kTfLiteActTanh && params->activation != kTfLiteActSigmoid);
+  for (int i : std::initializer_list<int>{kCellToInput, kCellToInput + 1, kCellToOutput,
+                                          kProjectionWeights, kProjectionBias}) {
+    tflite_variant = tflite_variant || t[i] != nullptr;
+  }
+  for (int i = kInputLayerNorm; i < n_inputs; ++i) {
+    tflite_variant = tflite_variant || t[i] != nullptr;
+  }
+  if (t[kInput] && t[kInput]->type == kTfLiteInt8 && tflite_variant) {
+    nn_integer_full::LstmIntegerFullConfig config;
+    config.op = kOp;
+    config.sequence = true;
+    config.time_major = params->time_major;
+    config.cell_clip = params->cell_clip;
+    config.proj_clip = params->proj_clip;
+    return nn_integer_full::LstmIntegerFullPrepare(context, node, config, &data->full);
+  }
+  data->full.reset();
 
   // Only the standard LSTM: these variants have no integer kernel in TFLite Micro.
   for (int i = kCellToInput; i <= kCellToOutput; ++i) {
@@ -376,6 +403,7 @@ TfLiteStatus Run(TfLiteContext* context, TfLiteNode* node, const LstmIntegerData
 TfLiteStatus LstmIntegerEval(TfLiteContext* context, TfLiteNode* node,
                              const LstmIntegerData* data) {
   if (data == nullptr) return Fail(context, "integer LSTM was not prepared");
+  if (data->full) return nn_integer_full::LstmIntegerFullEval(context, node, *data->full);
   if (data->activation_type == kTfLiteInt8) return Run<int8_t, int32_t>(context, node, *data);
   return Run<int16_t, int64_t>(context, node, *data);
 }

@@ -256,7 +256,7 @@ TEST(Nn_Lstm, FullRejections) {
           Default(m, k, s, w);
         }
       }),
-      "the integer LSTM is not supported");
+      "the integer LSTM needs the converter's 5 intermediate tensors");
   has(FullError([](OpModel& m, int k, const CellSpec& s, const CellWeights& w, P&, int*) {
         if (k == 19) {
           m.AddInput({kTfLiteFloat32, {2, 4}});
