@@ -18,22 +18,13 @@
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
+#include "util/capture_reporter.h"
 
 namespace {
 
 using octet::format::ModelBuilder;
 
-class Collect : public tflite::ErrorReporter {
- public:
-  int Report(const char* format, va_list args) override {
-    char line[1024];
-    std::vsnprintf(line, sizeof(line), format, args);
-    text += line;
-    text += '\n';
-    return 0;
-  }
-  std::string text;
-};
+using Collect = ::octet::testing::CaptureReporter;
 
 // out = a + b, float32 of `shape`.
 std::vector<uint8_t> AddModel(const std::vector<int32_t>& shape) {

@@ -22,6 +22,7 @@
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
 #include "tensorflow/lite/mutable_op_resolver.h"
+#include "util/capture_reporter.h"
 
 namespace octet {
 namespace {
@@ -71,16 +72,7 @@ int AddInt4(ModelBuilder& b, const Int4Table& t) {
   return b.AddTensor(spec);
 }
 
-struct Reporter : tflite::ErrorReporter {
-  int Report(const char* format, va_list args) override {
-    char buf[1024];
-    vsnprintf(buf, sizeof buf, format, args);
-    text += buf;
-    text += "\n";
-    return 0;
-  }
-  std::string text;
-};
+using Reporter = ::octet::testing::CaptureReporter;
 
 // A loaded model; `edit` may change the tensors before AllocateTensors (prepare).
 struct Loaded {

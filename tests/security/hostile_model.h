@@ -22,6 +22,7 @@
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
+#include "util/capture_reporter.h"
 
 namespace octet::security {
 
@@ -53,16 +54,7 @@ struct Outcome {
   std::vector<std::vector<uint8_t>> outputs;  // raw output bytes when stage == kOk
 };
 
-struct CaptureReporter : tflite::ErrorReporter {
-  std::string text;
-  int Report(const char* format, va_list args) override {
-    char buf[2048];
-    const int n = std::vsnprintf(buf, sizeof(buf), format, args);
-    text += buf;
-    text += "\n";
-    return n;
-  }
-};
+using CaptureReporter = ::octet::testing::CaptureReporter;
 
 // Fills graph inputs after AllocateTensors (default: all bytes zero).
 using Filler = std::function<void(tflite::Interpreter*)>;

@@ -24,6 +24,7 @@
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
+#include "util/capture_reporter.h"
 #include "util/kernel_paths.h"
 
 namespace octet {
@@ -199,16 +200,7 @@ void MakeInputs(const Case& c, std::vector<float>* x, std::vector<float>* a) {
   }
 }
 
-struct Reporter : tflite::ErrorReporter {
-  int Report(const char* format, va_list args) override {
-    char buf[1024];
-    vsnprintf(buf, sizeof buf, format, args);
-    text += buf;
-    text += "\n";
-    return 0;
-  }
-  std::string text;
-};
+using Reporter = ::octet::testing::CaptureReporter;
 
 struct Run {
   TfLiteStatus status = kTfLiteError;

@@ -24,6 +24,7 @@
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
+#include "util/capture_reporter.h"
 #include "util/cli_runner.h"
 #include "util/kernel_paths.h"
 
@@ -196,16 +197,7 @@ std::vector<uint8_t> BuildModel(const Case& c, const Quant& q, const std::vector
   return b.Finish();
 }
 
-struct Reporter : tflite::ErrorReporter {
-  int Report(const char* format, va_list args) override {
-    char buf[1024];
-    vsnprintf(buf, sizeof buf, format, args);
-    text += buf;
-    text += "\n";
-    return 0;
-  }
-  std::string text;
-};
+using Reporter = ::octet::testing::CaptureReporter;
 
 struct Outcome {
   bool loaded = false;

@@ -22,6 +22,7 @@
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
+#include "util/capture_reporter.h"
 #include "util/golden_hex.h"
 
 namespace octet {
@@ -210,16 +211,7 @@ std::vector<int8_t> MakeInput(const Case& c) {
   return x;
 }
 
-struct Reporter : tflite::ErrorReporter {
-  int Report(const char* format, va_list args) override {
-    char buf[1024];
-    vsnprintf(buf, sizeof buf, format, args);
-    text += buf;
-    text += "\n";
-    return 0;
-  }
-  std::string text;
-};
+using Reporter = ::octet::testing::CaptureReporter;
 
 struct RunResult {
   TfLiteStatus status = kTfLiteError;

@@ -18,6 +18,7 @@
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/model.h"
 #include "tensorflow/lite/mutable_op_resolver.h"
+#include "util/capture_reporter.h"
 #include "util/op_model.h"
 
 namespace octet::random_test {
@@ -38,16 +39,7 @@ struct LoadedModel {
                                                      bytes.size(), &reporter);
     if (model) tflite::InterpreterBuilder(*model, resolver)(&interpreter);
   }
-  struct Reporter : tflite::ErrorReporter {
-    int Report(const char* format, va_list args) override {
-      char buf[1024];
-      vsnprintf(buf, sizeof buf, format, args);
-      text += buf;
-      text += "\n";
-      return 0;
-    }
-    std::string text;
-  } reporter;
+  ::octet::testing::CaptureReporter reporter;
   std::vector<uint8_t> bytes;
   tflite::MutableOpResolver resolver;
   std::unique_ptr<tflite::FlatBufferModel> model;

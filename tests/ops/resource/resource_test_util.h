@@ -11,6 +11,7 @@
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
+#include "util/capture_reporter.h"
 
 namespace octet::resource_test {
 
@@ -20,16 +21,7 @@ struct LoadedModel {
                                                      bytes.size(), &reporter);
     if (model) tflite::InterpreterBuilder(*model, resolver)(&interpreter);
   }
-  struct Reporter : tflite::ErrorReporter {
-    int Report(const char* format, va_list args) override {
-      char buf[1024];
-      vsnprintf(buf, sizeof buf, format, args);
-      text += buf;
-      text += "\n";
-      return 0;
-    }
-    std::string text;
-  } reporter;
+  ::octet::testing::CaptureReporter reporter;
   std::vector<uint8_t> bytes;
   tflite::ops::builtin::BuiltinOpResolver resolver;
   std::unique_ptr<tflite::FlatBufferModel> model;

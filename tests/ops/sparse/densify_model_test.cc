@@ -10,6 +10,7 @@
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
+#include "util/capture_reporter.h"
 
 namespace octet {
 namespace {
@@ -63,17 +64,7 @@ std::vector<uint8_t> Model(edit::BuiltinOperator reader, bool with_indices) {
   return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
 }
 
-class Collect : public tflite::ErrorReporter {
- public:
-  int Report(const char* format, va_list args) override {
-    char buf[512];
-    vsnprintf(buf, sizeof buf, format, args);
-    text += buf;
-    text += "\n";
-    return 0;
-  }
-  std::string text;
-};
+using Collect = ::octet::testing::CaptureReporter;
 
 // Builds an interpreter for `bytes`; the builder's status, messages in *errors.
 struct Loaded {

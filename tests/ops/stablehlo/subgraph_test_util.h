@@ -13,18 +13,11 @@
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/model.h"
 #include "tensorflow/lite/mutable_op_resolver.h"
+#include "util/capture_reporter.h"
 
 namespace octet::stablehlo_test {
 
-struct CaptureReporter : tflite::ErrorReporter {
-  std::string text;
-  int Report(const char* format, va_list args) override {
-    char buf[1024];
-    const int n = std::vsnprintf(buf, sizeof(buf), format, args);
-    text += std::string(buf) + "\n";
-    return n;
-  }
-};
+using CaptureReporter = ::octet::testing::CaptureReporter;
 
 struct LoadedModel {
   CaptureReporter reporter;
