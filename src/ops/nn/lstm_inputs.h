@@ -36,6 +36,37 @@ inline constexpr const char* kLstmInputNames[kLstmInputCount] = {
     "output_layer_norm_coefficients",
 };
 
+// Tensor k of the layout above, by name (the integer preparations index the node with these;
+// `using namespace nn::lstm_tensor` brings in just the names).
+namespace lstm_tensor {
+enum LstmTensor {
+  kInput = 0,
+  kInputToInput = 1,
+  kInputToForget = 2,
+  kInputToCell = 3,
+  kInputToOutput = 4,
+  kRecurrentToInput = 5,
+  kRecurrentToForget = 6,
+  kRecurrentToCell = 7,
+  kRecurrentToOutput = 8,
+  kCellToInput = 9,
+  kCellToForget = 10,
+  kCellToOutput = 11,
+  kInputGateBias = 12,
+  kForgetGateBias = 13,
+  kCellGateBias = 14,
+  kOutputGateBias = 15,
+  kProjectionWeights = 16,
+  kProjectionBias = 17,
+  kOutputState = 18,
+  kCellState = 19,
+  kInputLayerNorm = 20,
+  kForgetLayerNorm = 21,
+  kCellLayerNorm = 22,
+  kOutputLayerNorm = 23,
+};
+}  // namespace lstm_tensor
+
 // Where a node keeps one LSTM cell's tensors: map[k] is the node input holding tensor k of
 // the layout above, or -1 when the op has no such input (the bidirectional op has no layer
 // norm and keeps each direction's weights and states at its own indices).

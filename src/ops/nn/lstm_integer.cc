@@ -39,31 +39,7 @@ namespace {
 
 constexpr char kOp[] = "UNIDIRECTIONAL_SEQUENCE_LSTM";
 
-// Input indices as in TFLite's lstm_shared.h.
-enum {
-  kInput = 0,
-  kInputToInput = 1,
-  kInputToForget = 2,
-  kInputToCell = 3,
-  kInputToOutput = 4,
-  kRecurrentToInput = 5,
-  kRecurrentToForget = 6,
-  kRecurrentToCell = 7,
-  kRecurrentToOutput = 8,
-  kCellToInput = 9,
-  kCellToOutput = 11,
-  kInputGateBias = 12,
-  kForgetGateBias = 13,
-  kCellGateBias = 14,
-  kOutputGateBias = 15,
-  kProjectionWeights = 16,
-  kProjectionBias = 17,
-  kOutputState = 18,
-  kCellState = 19,
-  kInputLayerNorm = 20,
-  kOutputLayerNorm = 23,
-};
-
+using namespace nn::lstm_tensor;  // NOLINT: the 24 input names
 constexpr const auto& kNames = nn::kLstmInputNames;
 
 TfLiteStatus Fail(TfLiteContext* context, const char* fmt, ...) {

@@ -35,30 +35,7 @@ void LstmIntegerFullDataDeleter::operator()(LstmIntegerFullData* data) const { d
 
 namespace {
 
-enum {
-  kInput = 0,
-  kInputToInput = 1,
-  kInputToForget = 2,
-  kInputToCell = 3,
-  kInputToOutput = 4,
-  kRecurrentToInput = 5,
-  kRecurrentToForget = 6,
-  kRecurrentToCell = 7,
-  kRecurrentToOutput = 8,
-  kCellToInput = 9,
-  kCellToForget = 10,
-  kCellToOutput = 11,
-  kInputGateBias = 12,
-  kForgetGateBias = 13,
-  kCellGateBias = 14,
-  kOutputGateBias = 15,
-  kProjectionWeights = 16,
-  kProjectionBias = 17,
-  kOutputState = 18,
-  kCellState = 19,
-  kInputLayerNorm = 20,
-  kForgetLayerNorm = 21,
-};
+using namespace nn::lstm_tensor;  // NOLINT: the 24 input names
 constexpr const auto& kNames = nn::kLstmInputNames;
 constexpr const char* kGateNames[4] = {"input", "forget", "cell", "output"};
 
