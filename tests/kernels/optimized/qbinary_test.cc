@@ -81,6 +81,29 @@ QBinaryParams RandomParams(std::mt19937& rng, QBinaryOp op, bool is_signed) {
   return q;
 }
 
+// One call of n random elements (an operand a single value one time in `scalar_odds`),
+// byte-for-byte against the reference.
+void CheckRandomCall(const QBinaryKernel& kernel, const QBinaryParams& q, size_t n, int scalar_odds,
+                     std::mt19937& rng) {
+  QBinaryCall c{};
+  c.a_scalar = rng() % scalar_odds == 0;
+  c.b_scalar = !c.a_scalar && rng() % scalar_odds == 0;
+  std::vector<uint8_t> a(c.a_scalar ? 1 : n), b(c.b_scalar ? 1 : n), got(n, 0xEE), want(n);
+  for (auto& v : a) v = static_cast<uint8_t>(rng());
+  for (auto& v : b) v = static_cast<uint8_t>(rng());
+  for (size_t k = 0; k < n; ++k) {
+    const uint8_t x = a[c.a_scalar ? 0 : k], y = b[c.b_scalar ? 0 : k];
+    want[k] = q.is_signed ? Reference<int8_t>(q, x, y) : Reference<uint8_t>(q, x, y);
+  }
+  c.a = a.data();
+  c.b = b.data();
+  c.out = got.data();
+  c.n = n;
+  kernel.run(q, c);
+  ASSERT_EQ(got, want) << kernel.name << " op " << static_cast<int>(q.op)
+                       << (q.is_signed ? " int8" : " uint8") << " n " << n;
+}
+
 TEST_P(QBinaryPathTest, MatchesReference) {
   const QBinaryKernel& kernel = *QBinaryKernelFor(GetParam());
   std::mt19937 rng(31);
@@ -88,24 +111,9 @@ TEST_P(QBinaryPathTest, MatchesReference) {
     const QBinaryOp op = static_cast<QBinaryOp>(rng() % 3);
     const bool is_signed = rng() % 3 != 0;
     const QBinaryParams q = RandomParams(rng, op, is_signed);
-    const size_t n = 1 + rng() % 70;
-    QBinaryCall c{};
-    c.a_scalar = rng() % 5 == 0;
-    c.b_scalar = !c.a_scalar && rng() % 5 == 0;
-    std::vector<uint8_t> a(c.a_scalar ? 1 : n), b(c.b_scalar ? 1 : n), got(n, 0xEE), want(n);
-    for (auto& v : a) v = static_cast<uint8_t>(rng());
-    for (auto& v : b) v = static_cast<uint8_t>(rng());
-    for (size_t k = 0; k < n; ++k) {
-      const uint8_t x = a[c.a_scalar ? 0 : k], y = b[c.b_scalar ? 0 : k];
-      want[k] = is_signed ? Reference<int8_t>(q, x, y) : Reference<uint8_t>(q, x, y);
-    }
-    c.a = a.data();
-    c.b = b.data();
-    c.out = got.data();
-    c.n = n;
-    kernel.run(q, c);
-    ASSERT_EQ(got, want) << kernel.name << " case " << i << " op " << static_cast<int>(op)
-                         << (is_signed ? " int8" : " uint8") << " n " << n;
+    SCOPED_TRACE(i);
+    CheckRandomCall(kernel, q, 1 + rng() % 70, 5, rng);
+    if (HasFatalFailure()) return;
   }
 }
 
@@ -167,7 +175,9 @@ TEST(QBinaryLinear, FloorIsExactWhereverItClaims) {
         ASSERT_EQ(got, want_value) << "case " << i << " x " << x << " y " << y;
       }
     }
-    if (!nice) EXPECT_GT(claimed, 65536 * 99 / 100) << "case " << i;
+    if (!nice) {
+      EXPECT_GT(claimed, 65536 * 99 / 100) << "case " << i;
+    }
   }
   // MUL has no linear form.
   QBinaryParams mul = RealisticParams(rng, QBinaryOp::kAdd, true, false);
@@ -186,24 +196,9 @@ TEST_P(QBinaryPathTest, RealisticAddSubMatchReference) {
     const bool is_signed = rng() % 3 != 0;
     QBinaryParams q = RealisticParams(rng, op, is_signed, rng() % 3 == 0);
     PlanQBinaryLinear(&q);
-    const size_t n = 1 + rng() % 300;
-    QBinaryCall c{};
-    c.a_scalar = rng() % 6 == 0;
-    c.b_scalar = !c.a_scalar && rng() % 6 == 0;
-    std::vector<uint8_t> a(c.a_scalar ? 1 : n), b(c.b_scalar ? 1 : n), got(n, 0xEE), want(n);
-    for (auto& v : a) v = static_cast<uint8_t>(rng());
-    for (auto& v : b) v = static_cast<uint8_t>(rng());
-    for (size_t k = 0; k < n; ++k) {
-      const uint8_t x = a[c.a_scalar ? 0 : k], y = b[c.b_scalar ? 0 : k];
-      want[k] = is_signed ? Reference<int8_t>(q, x, y) : Reference<uint8_t>(q, x, y);
-    }
-    c.a = a.data();
-    c.b = b.data();
-    c.out = got.data();
-    c.n = n;
-    kernel.run(q, c);
-    ASSERT_EQ(got, want) << kernel.name << " case " << i << " op " << static_cast<int>(op)
-                         << (is_signed ? " int8" : " uint8") << " n " << n;
+    SCOPED_TRACE(i);
+    CheckRandomCall(kernel, q, 1 + rng() % 300, 6, rng);
+    if (HasFatalFailure()) return;
   }
 }
 
