@@ -1,13 +1,17 @@
-// ABS, EXP, LOG and RSQRT: float32 (and int32, int16 ABS) plus the quantized forms TFLite's
-// builtin kernels run, int8 for all four and int16 for ABS. Every int8 form is a 256-entry table
-// filled at prepare with TFLite's arithmetic for that op, so eval is a lookup:
+// ABS, EXP, LOG and RSQRT: float32 (and int32 ABS) plus the quantized forms TFLite's builtin
+// kernels run, int8 and int16 for all four. Every int8 form is a 256-entry table filled at
+// prepare with TFLite's arithmetic for that op, so eval is a lookup:
 //   ABS    |q - zp_in| requantized by in_scale / out_scale (or just offset when equal)
 //   EXP    quantize(exp(dequantize(q)))
 //   LOG    quantize(log(dequantize(q))), x <= 0 giving the output's lowest value
 //   RSQRT  fixed-point 1/sqrt(q - zp_in) times 1 / (sqrt(in_scale) * out_scale); q == zp_in
 //          gives 127, q < zp_in fails at invoke as in TFLite.
 // int16 ABS requantizes per element (zero points 0) or, without quantization, is plain abs.
-// TFLite's int16 EXP/LOG/RSQRT (a 513-entry interpolated table) are not implemented here.
+// int16 EXP, LOG and RSQRT (zero points 0) read TFLite's 513-entry interpolated table of the
+// float function (kernels/reference/lut_int16.h): EXP exp(x); LOG log(x), x <= 0 sampled as
+// the real value of -32768; RSQRT 1/sqrt(x), x <= 0 sampled as that of 32767, a negative input
+// failing at invoke. (Inputs just above 0 interpolate towards the first positive sample, so
+// they do not read those saturated codes, as in TFLite.)
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +21,7 @@
 #include "kernels/reference/activations.h"
 #include "kernels/reference/elementwise.h"
 #include "kernels/reference/lut.h"
+#include "kernels/reference/lut_int16.h"
 #include "ops/elementwise/elementwise_ops.h"
 #include "ops/elementwise/op_util.h"
 #include "quant/fixed_point.h"
@@ -55,13 +60,27 @@ using QUnaryFn = TfLiteStatus (*)(TfLiteContext *, const QUnaryData &, const TfL
 
 struct QUnaryData {
   QUnaryFn fn = nullptr;
-  reference::Lut8 lut{};  // every int8 form
+  reference::Lut8 lut{};     // every int8 form
+  reference::Lut16 lut16{};  // int16 EXP, LOG, RSQRT
   // int16 ABS: requantize |q| when the scales differ (zero points are 0).
   bool rescale = false;
   int32_t multiplier = 0;
   int shift = 0;
   int32_t input_zero_point = 0;  // RSQRT's domain check
 };
+
+// Below the zero point the real input is negative, where RSQRT is undefined: TFLite checks
+// every element before any lookup and fails the invoke.
+template <typename T>
+TfLiteStatus CheckRsqrtDomain(TfLiteContext *context, const QUnaryData &d, const T *x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    OCTET_OP_ENSURE(context, x[i] >= d.input_zero_point, "RSQRT",
+                    "input %d at index %lld is below the input zero point %d (a negative value; "
+                    "RSQRT is defined for non-negative inputs only)",
+                    x[i], static_cast<long long>(i), d.input_zero_point);
+  }
+  return kTfLiteOk;
+}
 
 template <typename T, T (*F)(T)>
 TfLiteStatus MapScalar(TfLiteContext *, const QUnaryData &, const TfLiteTensor *in,
@@ -78,18 +97,25 @@ TfLiteStatus MapLut(TfLiteContext *, const QUnaryData &d, const TfLiteTensor *in
   return kTfLiteOk;
 }
 
-// TFLite checks every element before its lookup; a negative real input is an invoke error.
 TfLiteStatus RsqrtLut(TfLiteContext *context, const QUnaryData &d, const TfLiteTensor *in,
                       TfLiteTensor *out) {
-  const int8_t *x = tflite::GetTensorData<int8_t>(in);
-  const int64_t n = tflite::NumElements(in);
-  for (int64_t i = 0; i < n; ++i) {
-    OCTET_OP_ENSURE(context, x[i] >= d.input_zero_point, "RSQRT",
-                    "input %d at index %lld is below the input zero point %d (a negative value; "
-                    "RSQRT is defined for non-negative inputs only)",
-                    x[i], static_cast<long long>(i), d.input_zero_point);
-  }
+  TF_LITE_ENSURE_STATUS(
+      CheckRsqrtDomain(context, d, tflite::GetTensorData<int8_t>(in), tflite::NumElements(in)));
   return MapLut(context, d, in, out);
+}
+
+TfLiteStatus MapLut16(TfLiteContext *, const QUnaryData &d, const TfLiteTensor *in,
+                      TfLiteTensor *out) {
+  reference::ApplyLut16(d.lut16, tflite::GetTensorData<int16_t>(in), tflite::NumElements(in),
+                        tflite::GetTensorData<int16_t>(out));
+  return kTfLiteOk;
+}
+
+TfLiteStatus RsqrtLut16(TfLiteContext *context, const QUnaryData &d, const TfLiteTensor *in,
+                        TfLiteTensor *out) {
+  TF_LITE_ENSURE_STATUS(
+      CheckRsqrtDomain(context, d, tflite::GetTensorData<int16_t>(in), tflite::NumElements(in)));
+  return MapLut16(context, d, in, out);
 }
 
 int16_t AbsInt16(int32_t q, const QUnaryData &d) {
@@ -206,6 +232,36 @@ TfLiteStatus PrepareRsqrt8(TfLiteContext *context, const TfLiteTensor *input,
   return kTfLiteOk;
 }
 
+// The int16 tables: TFLite's transforms, in float. Zero points are 0 (checked by prepare).
+void PrepareExp16(const TfLiteTensor *input, const TfLiteTensor *output, QUnaryData *d) {
+  d->lut16 = reference::PopulateLut16(input->params.scale, input->params.zero_point,
+                                      output->params.scale, output->params.zero_point, Exp);
+  d->fn = MapLut16;
+}
+
+void PrepareLog16(const TfLiteTensor *input, const TfLiteTensor *output, QUnaryData *d) {
+  const float so = output->params.scale;
+  const int32_t zo = output->params.zero_point;
+  // As int8: x <= 0 is sampled as the real value of the lowest code, computed in float.
+  const float lowest = static_cast<float>(std::numeric_limits<int16_t>::min() - zo) * so;
+  d->lut16 =
+      reference::PopulateLut16(input->params.scale, input->params.zero_point, so, zo,
+                               [lowest](float x) { return x <= 0.0f ? lowest : std::log(x); });
+  d->fn = MapLut16;
+}
+
+void PrepareRsqrt16(const TfLiteTensor *input, const TfLiteTensor *output, QUnaryData *d) {
+  const float so = output->params.scale;
+  // x <= 0 is sampled as the real value of the highest code (the table's first samples lie
+  // below 0; a negative input never reaches a lookup).
+  const float highest = static_cast<float>(std::numeric_limits<int16_t>::max()) * so;
+  d->lut16 = reference::PopulateLut16(
+      input->params.scale, input->params.zero_point, so, output->params.zero_point,
+      [highest](float x) { return x <= 0.0f ? highest : 1.0f / std::sqrt(x); });
+  d->input_zero_point = input->params.zero_point;
+  d->fn = RsqrtLut16;
+}
+
 bool HasQuantization(const TfLiteTensor *t) {
   return t->quantization.type != kTfLiteNoQuantization;
 }
@@ -230,23 +286,41 @@ TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
   } else if (kOp == Op::kAbs && type == kTfLiteInt16 && !HasQuantization(input)) {
     // TFLite runs unquantized int16 ABS as plain abs (the lowest value wraps).
     d->fn = MapScalar<int16_t, AbsWrap16>;
-  } else if (type == kTfLiteInt8 || (kOp == Op::kAbs && type == kTfLiteInt16)) {
-    // One scale each; int16 zero points must be 0 (TFLite's rule for these ops).
+  } else if (type == kTfLiteInt8 || type == kTfLiteInt16) {
+    // One scale each; int16 zero points must be 0 (TFLite's rule for these ops). Unquantized
+    // int16 EXP/LOG/RSQRT (which TFLite would run with no table) is refused here.
     TF_LITE_ENSURE_STATUS(quant::CheckActivation(context, op, "input", input));
     TF_LITE_ENSURE_STATUS(quant::CheckActivation(context, op, "output", output));
+    const bool int8 = type == kTfLiteInt8;
     if constexpr (kOp == Op::kAbs) {
-      TF_LITE_ENSURE_STATUS(type == kTfLiteInt8 ? PrepareAbs8(context, input, output, d)
-                                                : PrepareAbs16(context, input, output, d));
+      TF_LITE_ENSURE_STATUS(int8 ? PrepareAbs8(context, input, output, d)
+                                 : PrepareAbs16(context, input, output, d));
     }
-    if constexpr (kOp == Op::kExp) TF_LITE_ENSURE_STATUS(PrepareExp8(input, output, d));
-    if constexpr (kOp == Op::kLog) TF_LITE_ENSURE_STATUS(PrepareLog8(input, output, d));
+    if constexpr (kOp == Op::kExp) {
+      if (int8) {
+        TF_LITE_ENSURE_STATUS(PrepareExp8(input, output, d));
+      } else {
+        PrepareExp16(input, output, d);
+      }
+    }
+    if constexpr (kOp == Op::kLog) {
+      if (int8) {
+        TF_LITE_ENSURE_STATUS(PrepareLog8(input, output, d));
+      } else {
+        PrepareLog16(input, output, d);
+      }
+    }
     if constexpr (kOp == Op::kRsqrt) {
-      TF_LITE_ENSURE_STATUS(PrepareRsqrt8(context, input, output, d));
+      if (int8) {
+        TF_LITE_ENSURE_STATUS(PrepareRsqrt8(context, input, output, d));
+      } else {
+        PrepareRsqrt16(input, output, d);
+      }
     }
   }
   OCTET_OP_ENSURE(context, d->fn != nullptr, op, "input type %s is not supported (%s)",
                   TypeName(type),
-                  kOp == Op::kAbs ? "float32, int32, int8, int16" : "float32, int8");
+                  kOp == Op::kAbs ? "float32, int32, int8, int16" : "float32, int8, int16");
   return ResizeOutput(context, output, Shape::Of(input));
 }
 

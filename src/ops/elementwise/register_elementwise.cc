@@ -40,7 +40,7 @@ void AddElementwiseBuiltins(tflite::MutableOpResolver *resolver) {
       {tflite::BuiltinOperator_EXP, Register_EXP, 2},
       {tflite::BuiltinOperator_LOG, Register_LOG, 2},
       {tflite::BuiltinOperator_SQRT, Register_SQRT, 1},
-      {tflite::BuiltinOperator_RSQRT, Register_RSQRT, 2},
+      {tflite::BuiltinOperator_RSQRT, Register_RSQRT, 3},
       {tflite::BuiltinOperator_NEG, Register_NEG, 1},
       {tflite::BuiltinOperator_SQUARE, Register_SQUARE, 1},
       {tflite::BuiltinOperator_FLOOR, Register_FLOOR, 1},

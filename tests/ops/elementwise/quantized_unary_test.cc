@@ -328,12 +328,15 @@ TEST(QuantizedUnaryTest, Int8NeedsQuantization) {
 
 TEST(QuantizedUnaryTest, UnsupportedTypesAreRefusedByName) {
   const Q q{0.01f, 0};
-  const std::string exp16 =
-      PrepareError<int16_t>(builtin::Register_EXP(), kTfLiteBuiltinExp, &q, &q);
-  EXPECT_NE(exp16.find("EXP: input type INT16 is not supported (float32, int8)"), std::string::npos)
-      << exp16;
-  EXPECT_NE(PrepareError<int16_t>(builtin::Register_LOG(), kTfLiteBuiltinLog, &q, &q), "");
-  EXPECT_NE(PrepareError<int16_t>(builtin::Register_RSQRT(), kTfLiteBuiltinRsqrt, &q, &q), "");
+  // int16 EXP/LOG/RSQRT are supported now (quantized_unary_int16_test.cc); int32 is not.
+  OpModel m;
+  m.AddInput({kTfLiteInt32, {2}});
+  m.AddOutput({kTfLiteInt32, {}});
+  m.SetBuiltinOp(kTfLiteBuiltinExp, builtin::Register_EXP());
+  ASSERT_EQ(m.Build(), kTfLiteError);
+  EXPECT_NE(m.error().find("EXP: input type INT32 is not supported (float32, int8, int16)"),
+            std::string::npos)
+      << m.error();
   const std::string mixed =
       PrepareError<int8_t>(builtin::Register_ABS(), kTfLiteBuiltinAbs, &q, &q, kTfLiteInt16);
   EXPECT_NE(mixed.find("ABS"), std::string::npos) << mixed;
