@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <limits>
 #include <memory>
@@ -120,6 +121,35 @@ TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteTensor* output, const Sh
 inline TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteTensor* output,
                                  std::initializer_list<int> dims) {
   return ResizeOutput(context, output, std::vector<int>(dims));
+}
+
+// A kTfLiteString tensor's buffer (count, count + 1 offsets, bytes) is well formed: the
+// offsets ascend within the tensor's bytes. `count` receives the number of strings.
+inline TfLiteStatus CheckStrings(TfLiteContext* context, const char* op, const char* what,
+                                 const TfLiteTensor* t, int* count) {
+  auto read = [&](size_t at) {
+    int32_t v;
+    std::memcpy(&v, t->data.raw + at, sizeof(v));
+    return v;
+  };
+  OCTET_OP_ENSURE(context, t->data.raw != nullptr && t->bytes >= sizeof(int32_t), op,
+                  "%s is not a valid string tensor (%zu bytes)", what, t->bytes);
+  const int32_t n = read(0);
+  const size_t header = sizeof(int32_t) * (static_cast<size_t>(n) + 2);
+  OCTET_OP_ENSURE(context, n >= 0 && static_cast<size_t>(n) < t->bytes && header <= t->bytes, op,
+                  "%s is not a valid string tensor (count %d, %zu bytes)", what, n, t->bytes);
+  int64_t previous = static_cast<int64_t>(header);
+  for (int32_t i = 0; i <= n; ++i) {
+    const int64_t offset = read(sizeof(int32_t) * (static_cast<size_t>(i) + 1));
+    OCTET_OP_ENSURE(context,
+                    offset >= previous && offset <= static_cast<int64_t>(t->bytes) &&
+                        (i > 0 || offset == static_cast<int64_t>(header)),
+                    op, "%s is not a valid string tensor (offset %d is %lld)", what, i,
+                    static_cast<long long>(offset));
+    previous = offset;
+  }
+  *count = n;
+  return kTfLiteOk;
 }
 
 }  // namespace octet::ops

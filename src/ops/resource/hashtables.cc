@@ -119,7 +119,7 @@ TfLiteStatus EvalImport(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* strings = keys->type == kTfLiteString ? keys : values;
   const TfLiteTensor* ints = keys->type == kTfLiteString ? values : keys;
   int count = 0;
-  TF_LITE_ENSURE_STATUS(lookup::CheckStrings(context, kImport, "the strings", strings, &count));
+  TF_LITE_ENSURE_STATUS(CheckStrings(context, kImport, "the strings", strings, &count));
   OCTET_OP_ENSURE(context, count == n, kImport, "%d strings for %lld entries", count,
                   static_cast<long long>(n));
   if (n > 0) TF_LITE_ENSURE_STATUS(RequireData(context, kImport, "the int64s", ints));
@@ -178,7 +178,7 @@ TfLiteStatus EvalFind(TfLiteContext* context, TfLiteNode* node) {
   const int64_t n = tflite::NumElements(keys);
   if (keys->type == kTfLiteString) {
     int count = 0;
-    TF_LITE_ENSURE_STATUS(lookup::CheckStrings(context, kFind, "the keys", keys, &count));
+    TF_LITE_ENSURE_STATUS(CheckStrings(context, kFind, "the keys", keys, &count));
     OCTET_OP_ENSURE(context, count == n, kFind, "%d key strings for %lld keys", count,
                     static_cast<long long>(n));
     TF_LITE_ENSURE_STATUS(RequireData(context, kFind, "the default value", fallback));
@@ -192,7 +192,7 @@ TfLiteStatus EvalFind(TfLiteContext* context, TfLiteNode* node) {
   }
   int fallback_count = 0;
   TF_LITE_ENSURE_STATUS(
-      lookup::CheckStrings(context, kFind, "the default value", fallback, &fallback_count));
+      CheckStrings(context, kFind, "the default value", fallback, &fallback_count));
   OCTET_OP_ENSURE(context, fallback_count >= 1, kFind, "the default value has no string");
   if (n > 0) TF_LITE_ENSURE_STATUS(RequireData(context, kFind, "the keys", keys));
   const tflite::StringRef missing = tflite::GetString(fallback, 0);

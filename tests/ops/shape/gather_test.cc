@@ -2,6 +2,7 @@
 
 #include "ops/shape/shape_ops.h"
 #include "ops/shape/shape_test_util.h"
+#include "tensorflow/lite/string_util.h"
 
 namespace octet::shape_test {
 namespace {
@@ -84,6 +85,84 @@ TEST(Shape_Gather, ErrorAxis) {
   EXPECT_NE(m.Build(), kTfLiteOk);
   EXPECT_NE(m.error().find("GATHER: axis 2 out of range for rank 2"), std::string::npos)
       << m.error();
+}
+
+// TFLite's string GATHER: 1-D params, the picked strings in the indices' shape (empty
+// strings and repeats included).
+std::vector<char> Strings(const std::vector<std::string>& v) {
+  tflite::DynamicBuffer buffer;
+  for (const std::string& s : v) buffer.AddString(s.data(), s.size());
+  char* raw = nullptr;
+  const int bytes = buffer.WriteToBuffer(&raw);
+  std::vector<char> out(raw, raw + bytes);
+  free(raw);
+  return out;
+}
+
+std::vector<std::string> ReadStrings(const TfLiteTensor* t) {
+  std::vector<std::string> v;
+  for (int i = 0; i < tflite::GetStringCount(t); ++i) {
+    const tflite::StringRef r = tflite::GetString(t, i);
+    v.emplace_back(r.str, r.len);
+  }
+  return v;
+}
+
+TEST(Shape_Gather, StringParams) {
+  for (TfLiteType index_type : {kTfLiteInt32, kTfLiteInt64}) {
+    OpModel m;
+    const auto params = Strings({"zero", "", "two", "three"});
+    m.AddConstInput(TensorSpec{kTfLiteString, {4}}, params.data(), params.size());
+    const int ind = m.AddInput({index_type, {2, 2}});
+    const int out = m.AddOutput({kTfLiteString, {}});
+    m.SetBuiltinOp(kTfLiteBuiltinGather, Reg(), Params(0));
+    ASSERT_EQ(m.Build(), kTfLiteOk) << m.error();
+    if (index_type == kTfLiteInt32) {
+      m.SetInput<int32_t>(ind, {3, 1, 0, 3});
+    } else {
+      m.SetInput<int64_t>(ind, {3, 1, 0, 3});
+    }
+    ASSERT_EQ(m.Invoke(), kTfLiteOk) << m.error();
+    EXPECT_EQ(m.GetShape(out), (std::vector<int>{2, 2}));
+    EXPECT_EQ(ReadStrings(m.tensor(out)), (std::vector<std::string>{"three", "", "zero", "three"}));
+    // Another invoke rewrites the output with its own sizes.
+    if (index_type == kTfLiteInt32) {
+      m.SetInput<int32_t>(ind, {2, 2, 2, 2});
+    } else {
+      m.SetInput<int64_t>(ind, {2, 2, 2, 2});
+    }
+    ASSERT_EQ(m.Invoke(), kTfLiteOk) << m.error();
+    EXPECT_EQ(ReadStrings(m.tensor(out)), (std::vector<std::string>(4, "two")));
+  }
+}
+
+TEST(Shape_Gather, StringErrors) {
+  {  // 2-D string params: TFLite gathers strings along a vector only
+    OpModel m;
+    const auto params = Strings({"a", "b", "c", "d"});
+    m.AddConstInput(TensorSpec{kTfLiteString, {2, 2}}, params.data(), params.size());
+    m.AddInput({kTfLiteInt32, {1}});
+    m.AddOutput({kTfLiteString, {}});
+    m.SetBuiltinOp(kTfLiteBuiltinGather, Reg(), Params(0));
+    ASSERT_EQ(m.Build(), kTfLiteError);
+    EXPECT_NE(m.error().find("GATHER: string params must be 1-D"), std::string::npos) << m.error();
+  }
+  {  // an index past the strings (and a negative one) fails at invoke
+    OpModel m;
+    const auto params = Strings({"a", "b"});
+    m.AddConstInput(TensorSpec{kTfLiteString, {2}}, params.data(), params.size());
+    const int ind = m.AddInput({kTfLiteInt32, {1}});
+    m.AddOutput({kTfLiteString, {}});
+    m.SetBuiltinOp(kTfLiteBuiltinGather, Reg(), Params(0));
+    ASSERT_EQ(m.Build(), kTfLiteOk) << m.error();
+    for (int32_t bad : {2, -1}) {
+      m.SetInput<int32_t>(ind, {bad});
+      EXPECT_NE(m.Invoke(), kTfLiteOk);
+      EXPECT_NE(m.error().find("GATHER: index " + std::to_string(bad) + " out of range [0, 2)"),
+                std::string::npos)
+          << m.error();
+    }
+  }
 }
 
 TEST(Shape_GatherNd, RowsAndElements) {
