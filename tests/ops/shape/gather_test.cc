@@ -208,5 +208,44 @@ TEST(Shape_GatherNd, ErrorDepth) {
       << m.error();
 }
 
+TfLiteRegistration* RegNd() { return tflite::ops::builtin::Register_GATHER_ND(); }
+
+// TFLite's string GATHER_ND: params of any rank, each index tuple picks a slice's strings.
+TEST(Shape_GatherNd, StringSlicesAndElements) {
+  const auto params = Strings({"a", "b", "c", "d", "e", "f"});
+  struct Case {
+    std::vector<int> indices_dims;
+    std::vector<int32_t> indices;
+    std::vector<int> out_dims;
+    std::vector<std::string> want;
+  };
+  const Case cases[] = {
+      {{2, 1}, {2, 0}, {2, 2}, {"e", "f", "a", "b"}},      // rows of a [3, 2] matrix
+      {{3, 2}, {1, 1, 0, 0, 2, 1}, {3}, {"d", "a", "f"}},  // single strings
+  };
+  for (const Case& c : cases) {
+    OpModel m;
+    m.AddConstInput(TensorSpec{kTfLiteString, {3, 2}}, params.data(), params.size());
+    const int ind = m.AddInput({kTfLiteInt32, c.indices_dims});
+    const int out = m.AddOutput({kTfLiteString, {}});
+    m.SetBuiltinOp(kTfLiteBuiltinGatherNd, RegNd());
+    ASSERT_EQ(m.Build(), kTfLiteOk) << m.error();
+    m.SetInput<int32_t>(ind, c.indices);
+    ASSERT_EQ(m.Invoke(), kTfLiteOk) << m.error();
+    EXPECT_EQ(m.GetShape(out), c.out_dims);
+    EXPECT_EQ(ReadStrings(m.tensor(out)), c.want);
+  }
+  OpModel m;  // an index past its dimension fails at invoke
+  m.AddConstInput(TensorSpec{kTfLiteString, {3, 2}}, params.data(), params.size());
+  const int ind = m.AddInput({kTfLiteInt64, {1, 2}});
+  m.AddOutput({kTfLiteString, {}});
+  m.SetBuiltinOp(kTfLiteBuiltinGatherNd, RegNd());
+  ASSERT_EQ(m.Build(), kTfLiteOk) << m.error();
+  m.SetInput<int64_t>(ind, {0, 2});
+  EXPECT_NE(m.Invoke(), kTfLiteOk);
+  EXPECT_NE(m.error().find("GATHER_ND: index 2 out of range [0, 2)"), std::string::npos)
+      << m.error();
+}
+
 }  // namespace
 }  // namespace octet::shape_test
