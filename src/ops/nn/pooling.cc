@@ -6,6 +6,7 @@
 
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/pool/fpool.h"
+#include "kernels/optimized/pool/qpool.h"
 #include "kernels/reference/integer_pooling.h"
 #include "kernels/shape.h"
 #include "octet/kernel_info.h"
@@ -47,6 +48,7 @@ struct OpData {
   KernelFn kernel = nullptr;
   // Quantized (int8 / uint8 / int16) state: the clamp in the output's integer domain.
   bool quantized = false;
+  bool quantized_fast = false;  // the channel-vectorized integer loop (same bits)
   int32_t act_min = 0;
   int32_t act_max = 0;
 };
@@ -108,9 +110,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   p.pad_width = ww.pad;
   // The channel-vectorized loop gives the reference's bits; OCTET_ISA=reference keeps the
   // reference loop itself.
-  const bool fast = !quantized && cpu::ActiveIsa() != cpu::Isa::kReference;
+  const bool optimized = cpu::ActiveIsa() != cpu::Isa::kReference;
+  const bool fast = !quantized && optimized;
   data->kernel = fast ? &optimized::FloatPool : &reference::Pool;
-  if (!quantized) SetNodeKernelName(context, node, fast ? "fpool" : "reference");
+  data->quantized_fast = quantized && optimized;
+  SetNodeKernelName(context, node, fast ? "fpool" : data->quantized_fast ? "qpool" : "reference");
   return ResizeOutput(context, output,
                       {input->dims->data[0], wh.out_size, ww.out_size, input->dims->data[3]});
 }
@@ -118,9 +122,10 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 template <typename T>
 bool RunQuantized(PoolKind kind, const OpData* data, const TfLiteTensor* input,
                   TfLiteTensor* output) {
-  return reference::QuantizedPool<T>(kind, data->params, data->act_min, data->act_max,
-                                     Shape::Of(input), tflite::GetTensorData<T>(input),
-                                     Shape::Of(output), tflite::GetTensorData<T>(output));
+  const auto run =
+      data->quantized_fast ? &optimized::QuantizedPool<T> : &reference::QuantizedPool<T>;
+  return run(kind, data->params, data->act_min, data->act_max, Shape::Of(input),
+             tflite::GetTensorData<T>(input), Shape::Of(output), tflite::GetTensorData<T>(output));
 }
 
 template <PoolKind kKind>
