@@ -12,6 +12,7 @@
 
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/dispatch.h"
+#include "kernels/optimized/qbinary/qbinary_linear.h"
 #include "quant/quantization_util.h"
 
 namespace octet::bench {

@@ -8,6 +8,7 @@
 
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/dispatch.h"
+#include "kernels/optimized/qbinary/qbinary_linear.h"
 #include "kernels/reference/binary.h"
 #include "kernels/reference/integer_elementwise.h"
 #include "kernels/shape.h"

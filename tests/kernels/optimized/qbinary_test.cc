@@ -11,6 +11,7 @@
 
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/dispatch.h"
+#include "kernels/optimized/qbinary/qbinary_linear.h"
 #include "kernels/reference/integer_elementwise.h"
 #include "quant/quantization_util.h"
 #include "util/kernel_paths.h"

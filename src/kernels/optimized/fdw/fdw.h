@@ -30,11 +30,6 @@ struct FDwTile {
   float act_max = 0.f;
 };
 
-// Where pixel p's channel 0 goes.
-inline float* FDwOutput(const FDwTile& t, int p) {
-  return t.c_pixels != nullptr ? t.c_pixels[p] : t.c + static_cast<size_t>(p) * t.c_pixel_stride;
-}
-
 using FDwFn = void (*)(const FDwTile& tile);
 
 struct FDwKernel {

@@ -8,6 +8,11 @@
 namespace octet::optimized {
 namespace {
 
+// Where pixel p's channel 0 goes (a static copy per translation unit: this file's ISA).
+static inline float* PixelOutput(const FDwTile& t, int p) {
+  return t.c_pixels != nullptr ? t.c_pixels[p] : t.c + static_cast<size_t>(p) * t.c_pixel_stride;
+}
+
 constexpr int kBlock = 4;
 
 void Run(const FDwTile& t) {
@@ -25,7 +30,7 @@ void Run(const FDwTile& t) {
         const float* w = wb + kBlock * (1 + tap);
         for (int j = 0; j < width; ++j) acc[j] += x[j] * w[j];
       }
-      float* c = FDwOutput(t, p) + c0;
+      float* c = PixelOutput(t, p) + c0;
       for (int j = 0; j < width; ++j) c[j] = std::min(std::max(acc[j], t.act_min), t.act_max);
     }
   }

@@ -47,17 +47,6 @@ struct QBinaryParams {
   QBinaryLinear linear;  // filled by PlanQBinaryLinear; unused for MUL
 };
 
-// Fills params->linear for ADD/SUB when the linear form exists with a useful window (it
-// stays unusable for MUL, positive shifts, or scales that would overflow 32 bits).
-void PlanQBinaryLinear(QBinaryParams* params);
-
-// Whether the linear form's floor is exact for A (not within the window of an integer).
-inline bool QBinaryLinearExactAt(const QBinaryLinear& l, int32_t a) {
-  const uint32_t mask = (uint32_t{1} << l.frac_bits) - 1;
-  const uint32_t shifted = (static_cast<uint32_t>(a) + static_cast<uint32_t>(l.window)) & mask;
-  return shifted > 2 * static_cast<uint32_t>(l.window);
-}
-
 // out[i] = op(a[i], b[i]) for i < n; with b_scalar, op(a[i], b[0]); with a_scalar, op(a[0], b[i]).
 struct QBinaryCall {
   const uint8_t* a;

@@ -16,12 +16,12 @@
 // R + d + zero_point + 1/2, which is then no tie either: floor(A / 2^F) is exactly
 // round_half_away(R + d) + zero_point. The window is that distance in units of 2^-F (plus
 // slack), and the offsets fold into the bias (x M1 + offset1 M1 = v1 M1 in integers).
+#include "kernels/optimized/qbinary/qbinary_linear.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
-
-#include "kernels/optimized/qbinary/qbinary.h"
 
 namespace octet::optimized {
 namespace {

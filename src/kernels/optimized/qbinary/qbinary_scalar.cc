@@ -3,7 +3,7 @@
 // elements that do not fill a vector.
 #include <algorithm>
 
-#include "kernels/optimized/qbinary/qbinary.h"
+#include "kernels/optimized/qbinary/qbinary_linear.h"
 #include "quant/quantization_util.h"
 
 namespace octet::optimized {

@@ -12,6 +12,11 @@
 namespace octet::optimized {
 namespace {
 
+// Where pixel p's channel 0 goes (a static copy per translation unit: this file's ISA).
+static inline float* PixelOutput(const FDwTile& t, int p) {
+  return t.c_pixels != nullptr ? t.c_pixels[p] : t.c + static_cast<size_t>(p) * t.c_pixel_stride;
+}
+
 constexpr int kBlock = 8;
 
 // Lane j enabled when j < count.
@@ -58,7 +63,7 @@ static inline void Pixels(const FDwTile& t, const Rows<kOffsets>& rows, int pixe
     // Bound first: min/max return their second operand when one is NaN, so a NaN sum
     // stays NaN as in the reference.
     const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[i]));
-    float* out = FDwOutput(t, pixel + i) + c0;
+    float* out = PixelOutput(t, pixel + i) + c0;
     if (kFull) {
       _mm256_storeu_ps(out, y);
     } else {

@@ -11,6 +11,11 @@
 namespace octet::optimized {
 namespace {
 
+// Where pixel p's channel 0 goes (a static copy per translation unit: this file's ISA).
+static inline float* PixelOutput(const FDwTile& t, int p) {
+  return t.c_pixels != nullptr ? t.c_pixels[p] : t.c + static_cast<size_t>(p) * t.c_pixel_stride;
+}
+
 constexpr int kBlock = 16;
 
 // Where pixel p's taps start (channel c0): through the table, or base + p * step + offset.
@@ -50,7 +55,7 @@ static inline void Pixels(const FDwTile& t, const Rows<kOffsets>& rows, int pixe
   }
 #pragma GCC unroll 8
   for (int i = 0; i < P; ++i) {
-    _mm512_mask_storeu_ps(FDwOutput(t, pixel + i) + c0, mask, Clamp(acc[i], lo, hi));
+    _mm512_mask_storeu_ps(PixelOutput(t, pixel + i) + c0, mask, Clamp(acc[i], lo, hi));
   }
 }
 
