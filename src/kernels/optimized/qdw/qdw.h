@@ -43,6 +43,9 @@ struct QDwTile {
   // When set, the kernel stores the raw int32 sums here instead (natural channel order, no
   // requantization; rq.bias still applies): hybrid depthwise scales them to float itself.
   int32_t* c32;
+  // When set (byte outputs only, kernels with pixel_outputs), pixel p's channel 0 goes to
+  // c_pixels[p] instead of c + p * c_pixel_stride: border pixels of several rows in one call.
+  uint8_t* const* c_pixels;
 };
 
 using QDwFn = void (*)(const QDwTile& tile);
@@ -53,6 +56,7 @@ struct QDwKernel {
   QDwOrder order;
   bool split_int64;  // int64 requant arrays with even and odd accumulator lanes apart
   QDwFn run;
+  bool pixel_outputs = false;  // honours QDwTile::c_pixels
 };
 
 extern const QDwKernel kQDwScalar;

@@ -69,22 +69,23 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
     t->c32 = raw_output ? raw_output + at : nullptr;
     t->c_pixel_stride = pixel_bytes;
   };
-  auto run_table = [&](const uint8_t* image, int oy, int ox0, int pixels, size_t out,
-                       const uint8_t** table) {
-    const uint8_t** entry = table;
-    for (int i = 0; i < pixels; ++i) {
-      const int iy0 = oy * s.stride_h - s.pad_h;
-      const int ix0 = (ox0 + i) * s.stride_w - s.pad_w;
-      for (int fy = 0; fy < s.kernel_h; ++fy) {
-        const int iy = iy0 + fy * s.dilation_h;
-        for (int fx = 0; fx < s.kernel_w; ++fx) {
-          const int ix = ix0 + fx * s.dilation_w;
-          const bool inside = iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w;
-          *entry++ =
-              inside ? image + (static_cast<size_t>(iy) * s.in_w + ix) * pixel_bytes : zero_row;
-        }
+  // Pixel (oy, ox)'s taps into entry[0, ks).
+  auto fill_taps = [&](const uint8_t* image, int oy, int ox, const uint8_t** entry) {
+    const int iy0 = oy * s.stride_h - s.pad_h;
+    const int ix0 = ox * s.stride_w - s.pad_w;
+    for (int fy = 0; fy < s.kernel_h; ++fy) {
+      const int iy = iy0 + fy * s.dilation_h;
+      for (int fx = 0; fx < s.kernel_w; ++fx) {
+        const int ix = ix0 + fx * s.dilation_w;
+        const bool inside = iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w;
+        *entry++ =
+            inside ? image + (static_cast<size_t>(iy) * s.in_w + ix) * pixel_bytes : zero_row;
       }
     }
+  };
+  auto run_table = [&](const uint8_t* image, int oy, int ox0, int pixels, size_t out,
+                       const uint8_t** table) {
+    for (int i = 0; i < pixels; ++i) fill_taps(image, oy, ox0 + i, table + i * ks);
     QDwTile t{};
     t.pixels = pixels;
     t.channels = channels;
@@ -97,8 +98,42 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
     packed.kernel->run(t);
   };
 
+  // Byte outputs on a kernel with per-pixel outputs: the pixels near padding of several rows
+  // share one call (a 5-pixel row has one on each side; alone, each call set up every channel
+  // block's constants for a single pixel).
+  const bool gather_edges = raw_output == nullptr && packed.kernel->pixel_outputs;
   auto task = [&](size_t index) {
     const uint8_t* table[kMaxTablePointers];
+    uint8_t* edge_outputs[kMaxTablePointers];
+    int pending = 0;  // edge pixels in the table
+    auto flush = [&] {
+      if (pending == 0) return;
+      QDwTile t{};
+      t.pixels = pending;
+      t.channels = channels;
+      t.ks = ks;
+      t.a = table;
+      t.w = packed.weights;
+      t.rq = packed.rq;
+      t.input_signed = packed.input_signed;
+      t.c_pixel_stride = pixel_bytes;
+      t.c_pixels = edge_outputs;
+      packed.kernel->run(t);
+      pending = 0;
+    };
+    auto edges = [&](const uint8_t* image, int oy, int begin, int end, size_t out_row) {
+      if (!gather_edges) {
+        for (int ox = begin; ox < end; ox += chunk) {
+          run_table(image, oy, ox, std::min(chunk, end - ox), out_row + ox * pixel_bytes, table);
+        }
+        return;
+      }
+      for (int ox = begin; ox < end; ++ox) {
+        if (pending == chunk) flush();
+        fill_taps(image, oy, ox, table + pending * ks);
+        edge_outputs[pending++] = output + out_row + ox * pixel_bytes;
+      }
+    };
     const int row_begin = static_cast<int>(index) * rows_per_task;
     const int row_end = std::min(rows, row_begin + rows_per_task);
     for (int row = row_begin; row < row_end; ++row) {
@@ -111,9 +146,7 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
       const int begin = rows_inside ? interior_begin : s.out_w;
       const int end = rows_inside ? interior_end : s.out_w;
       // Edge pixels through the table, the interior run through the tap offsets.
-      for (int ox = 0; ox < begin; ox += chunk) {
-        run_table(image, oy, ox, std::min(chunk, begin - ox), out_row + ox * pixel_bytes, table);
-      }
+      edges(image, oy, 0, begin, out_row);
       if (end > begin) {
         QDwTile t{};
         t.pixels = end - begin;
@@ -130,10 +163,9 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
         set_output(&t, out_row + begin * pixel_bytes);
         packed.kernel->run(t);
       }
-      for (int ox = std::max(begin, end); ox < s.out_w; ox += chunk) {
-        run_table(image, oy, ox, std::min(chunk, s.out_w - ox), out_row + ox * pixel_bytes, table);
-      }
+      edges(image, oy, std::max(begin, end), s.out_w, out_row);
     }
+    flush();
   };
   if (pool) {
     pool->ParallelFor(static_cast<size_t>(tasks), task);

@@ -15,7 +15,9 @@ void RunScalar(const QDwTile& t) {
   const int pairs = (t.ks + 1) / 2;
   const auto* weights = static_cast<const int16_t*>(t.w);
   for (int pixel = 0; pixel < t.pixels; ++pixel) {
-    uint8_t* out = t.c32 ? nullptr : t.c + static_cast<size_t>(pixel) * t.c_pixel_stride;
+    uint8_t* out = t.c32                   ? nullptr
+                   : t.c_pixels != nullptr ? t.c_pixels[pixel]
+                                           : t.c + static_cast<size_t>(pixel) * t.c_pixel_stride;
     for (int c = 0; c < t.channels; ++c) {
       const int16_t* w =
           weights + static_cast<size_t>(c - c % kBlock) * pairs * 2 + (c % kBlock) * 2;
@@ -43,6 +45,6 @@ void RunScalar(const QDwTile& t) {
 
 }  // namespace
 
-const QDwKernel kQDwScalar = {"qdw_scalar", kBlock, QDwOrder::kNatural, false, &RunScalar};
+const QDwKernel kQDwScalar = {"qdw_scalar", kBlock, QDwOrder::kNatural, false, &RunScalar, true};
 
 }  // namespace octet::optimized

@@ -12,6 +12,11 @@
 namespace octet::optimized {
 namespace {
 
+// Where pixel p's channel 0 goes (byte outputs).
+static inline uint8_t* PixelOutput(const QDwTile& t, int p) {
+  return t.c_pixels != nullptr ? t.c_pixels[p] : t.c + static_cast<size_t>(p) * t.c_pixel_stride;
+}
+
 constexpr int kBlock = 16;
 
 template <bool kSigned>
@@ -129,7 +134,7 @@ void BlockPixels(const QDwTile& t, int c0, const BlockConstants& k) {
       StoreRaw(acc0, acc1, kFull ? kBlock : rest, t.c32 + static_cast<size_t>(pixel) * stride + c0);
     } else {
       StoreBlock<kSigned>(acc0, acc1, k.r0, k.r1, k.zero_point, k.act_min, k.act_max,
-                          kFull ? kBlock : rest, t.c + static_cast<size_t>(pixel) * stride + c0);
+                          kFull ? kBlock : rest, PixelOutput(t, pixel) + c0);
     }
   }
 }
@@ -204,9 +209,8 @@ void PixelPairs(const QDwTile& t, const BlockConstants& block) {
         kSigned ? _mm256_packs_epi16(words, words) : _mm256_packus_epi16(words, words);
     // Pixel p's channels in bytes 0-7, pixel p + 1's in bytes 8-15.
     const __m128i both = _mm256_castsi256_si128(_mm256_permute4x64_epi64(bytes, 0x08));
-    uint8_t* out = t.c + static_cast<size_t>(pixel) * stride;
-    avx2::StorePartialBytes(out, both, count);
-    avx2::StorePartialBytes(out + stride, _mm_srli_si128(both, 8), count);
+    avx2::StorePartialBytes(PixelOutput(t, pixel), both, count);
+    avx2::StorePartialBytes(PixelOutput(t, pixel + 1), _mm_srli_si128(both, 8), count);
   }
   if (pixel < t.pixels) {
     QDwTile last = t;
@@ -216,7 +220,11 @@ void PixelPairs(const QDwTile& t, const BlockConstants& block) {
     } else {
       last.a = t.a + static_cast<size_t>(pixel) * t.ks;
     }
-    last.c = t.c + static_cast<size_t>(pixel) * stride;
+    if (t.c_pixels != nullptr) {
+      last.c_pixels = t.c_pixels + pixel;
+    } else {
+      last.c = t.c + static_cast<size_t>(pixel) * stride;
+    }
     BlockPixels<kSigned, kOffsets, false, false, kTaps>(last, 0, block);
   }
 }
@@ -275,6 +283,6 @@ void Run(const QDwTile& t) {
 
 }  // namespace
 
-const QDwKernel kQDwAvx2 = {"qdw_avx2_16", kBlock, QDwOrder::kUnpacked, false, &Run};
+const QDwKernel kQDwAvx2 = {"qdw_avx2_16", kBlock, QDwOrder::kUnpacked, false, &Run, true};
 
 }  // namespace octet::optimized
