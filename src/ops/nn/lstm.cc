@@ -4,7 +4,8 @@
 // (CIFG, peephole, projection, layer norm with 24 inputs, clipping); inputs 18 and 19 are the
 // variable output and cell states. A full-integer node (int8 input and weights, int16 cell
 // state, the converter's 5 intermediate tensors) runs TFLite's integer LSTM
-// (lstm_integer_full.*), every variant included. kernel_type BASIC: lstm_basic_cell.*.
+// (lstm_integer_full.*), every variant included; one with 12 intermediate tensors runs
+// TFLite's 8x8_8 form (lstm_integer_8x8_8.*). kernel_type BASIC: lstm_basic_cell.*.
 #include "kernels/reference/lstm.h"
 
 #include <memory>
@@ -13,6 +14,7 @@
 #include "ops/nn/lstm_basic_cell.h"
 #include "ops/nn/lstm_checks.h"
 #include "ops/nn/lstm_hybrid.h"
+#include "ops/nn/lstm_integer_8x8_8.h"
 #include "ops/nn/lstm_integer_full.h"
 #include "ops/nn/lstm_step.h"
 #include "ops/nn/nn_ops.h"
@@ -39,7 +41,8 @@ struct OpData {
   int n_batch = 0;
   NodeScratch scratch;                              // the float or hybrid kernel's buffers
   nn_hybrid::LstmHybridDataPtr hybrid;              // set when the weights are int8 (float input)
-  nn_integer_full::LstmIntegerFullDataPtr integer;  // set when the input is int8
+  nn_integer_full::LstmIntegerFullDataPtr integer;  // set when the input is int8 (8x8_16)
+  nn_integer_8x8_8::LstmInteger8x8_8DataPtr integer_8x8_8;  // int8 input, 12 intermediates
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
@@ -61,6 +64,16 @@ TfLiteStatus PrepareFull(TfLiteContext* context, TfLiteNode* node, const TfLiteL
                   tflite::NumOutputs(node));
   const TfLiteTensor* input = tflite::GetOptionalInputTensor(context, node, kInput);
   OCTET_OP_ENSURE(context, input != nullptr, kOp, "input (input 0) is required");
+  if (input->type == kTfLiteInt8 && node->intermediates && node->intermediates->size == 12) {
+    data->hybrid.reset();
+    data->integer.reset();
+    nn_integer_8x8_8::LstmInteger8x8_8Config config;
+    config.op = kOp;
+    config.cell_clip = params.cell_clip;
+    config.proj_clip = params.proj_clip;
+    return nn_integer_8x8_8::LstmInteger8x8_8Prepare(context, node, config, &data->integer_8x8_8);
+  }
+  data->integer_8x8_8.reset();
   if (input->type == kTfLiteInt8) {
     data->hybrid.reset();
     nn_integer_full::LstmIntegerFullConfig config;
@@ -124,6 +137,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
       data->basic = true;
       data->hybrid.reset();
       data->integer.reset();
+      data->integer_8x8_8.reset();
       return BasicLstmPrepare(context, node, &data->basic_data);
     default:
       TF_LITE_KERNEL_LOG(context, "%s: kernel_type %d is not supported", kOp,
@@ -136,6 +150,9 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   if (data->basic) return BasicLstmEval(context, node, data->basic_data);
   if (data->integer) return nn_integer_full::LstmIntegerFullEval(context, node, *data->integer);
+  if (data->integer_8x8_8) {
+    return nn_integer_8x8_8::LstmInteger8x8_8Eval(context, node, *data->integer_8x8_8);
+  }
   if (data->hybrid) return nn_hybrid::LstmHybridEval(context, node, *data->hybrid, data->scratch);
   const TfLiteTensor* input = tflite::GetInput(context, node, kInput);
   TfLiteTensor* output_state = tflite::GetVariableInput(context, node, kOutputState);

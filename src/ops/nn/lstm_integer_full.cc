@@ -174,8 +174,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node, const LstmInteger
   const int n_intermediates = node->intermediates ? node->intermediates->size : 0;
   if (n_intermediates == 12) {
     return check.Fail(
-        "the 8x8_8 integer LSTM (12 intermediate tensors, int8 gate matmuls) is not supported; "
-        "only the 8x8_16 form (5 intermediate tensors)");
+        "the 8x8_8 integer LSTM (12 intermediate tensors, int8 gate matmuls) runs only in the "
+        "LSTM op, as in TFLite; this op takes the 8x8_16 form (5 intermediate tensors)");
   }
   if (n_intermediates != 5) {
     return check.Fail(
