@@ -56,7 +56,7 @@ void AddElementwiseBuiltins(tflite::MutableOpResolver *resolver) {
       {tflite::BuiltinOperator_LOGICAL_OR, Register_LOGICAL_OR, 1},
       {tflite::BuiltinOperator_LOGICAL_NOT, Register_LOGICAL_NOT, 1},
       {tflite::BuiltinOperator_SELECT_V2, Register_SELECT_V2, 2},
-      {tflite::BuiltinOperator_CAST, Register_CAST, 5},
+      {tflite::BuiltinOperator_CAST, Register_CAST, 7},
       {tflite::BuiltinOperator_ZEROS_LIKE, Register_ZEROS_LIKE, 1},
       {tflite::BuiltinOperator_FILL, Register_FILL, 4},
       {tflite::BuiltinOperator_QUANTIZE, Register_QUANTIZE, 3},
