@@ -70,7 +70,7 @@ void PlanQBinaryLinear(QBinaryParams* q) {
     }
     if (q->op == QBinaryOp::kSub) m2 = -m2;
     const int64_t bias = q->input1_offset * m1 + q->input2_offset * m2 +
-                         (static_cast<int64_t>(q->output_offset) << frac) +
+                         static_cast<int64_t>(q->output_offset) * (int64_t{1} << frac) +
                          (int64_t{1} << (frac - 1));
     const double drift = std::ceil(2.5 * std::ldexp(1.0, q->output_shift + frac));
     const int64_t window = 255 + 2 + static_cast<int64_t>(drift);

@@ -36,7 +36,10 @@ void RunScalar(const QBinaryParams& q, const QBinaryCall& c) {
     for (size_t i = 0; i < c.n; ++i) {
       const int32_t x = Load(c.a + (c.a_scalar ? 0 : i), q.is_signed);
       const int32_t y = Load(c.b + (c.b_scalar ? 0 : i), q.is_signed);
-      const int32_t form = x * l.m1 + y * l.m2 + l.bias;  // in range: PlanQBinaryLinear
+      // In 64 bits: a product alone may leave int32 although the sum (PlanQBinaryLinear's
+      // bound) does not.
+      const auto form = static_cast<int32_t>(static_cast<int64_t>(x) * l.m1 +
+                                             static_cast<int64_t>(y) * l.m2 + l.bias);
       c.out[i] =
           QBinaryLinearExactAt(l, form)
               ? static_cast<uint8_t>(std::min(std::max(form >> l.frac_bits, q.act_min), q.act_max))
