@@ -57,7 +57,8 @@ void* Init(TfLiteContext*, const char*, size_t) { return std::make_unique<OpData
 
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
 
-template <PoolKind kKind>
+// kReferenceOnly: Register_X_POOL_2D_REF (BuiltinRefOpResolver) keeps the reference loops.
+template <PoolKind kKind, bool kReferenceOnly>
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   constexpr const char* kOp = OpName<kKind>();
   auto* data = static_cast<OpData*>(node->user_data);
@@ -110,7 +111,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   p.pad_width = ww.pad;
   // The channel-vectorized loop gives the reference's bits; OCTET_ISA=reference keeps the
   // reference loop itself.
-  const bool optimized = cpu::ActiveIsa() != cpu::Isa::kReference;
+  const bool optimized = !kReferenceOnly && cpu::ActiveIsa() != cpu::Isa::kReference;
   const bool fast = !quantized && optimized;
   data->kernel = fast ? &optimized::FloatPool : &reference::Pool;
   data->quantized_fast = quantized && optimized;
@@ -159,9 +160,10 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
-template <PoolKind kKind>
+template <PoolKind kKind, bool kReferenceOnly = false>
 TfLiteRegistration* Registration() {
-  static TfLiteRegistration r = MakeRegistration(Init, Free, Prepare<kKind>, Eval<kKind>);
+  static TfLiteRegistration r =
+      MakeRegistration(Init, Free, Prepare<kKind, kReferenceOnly>, Eval<kKind>);
   return &r;
 }
 
@@ -180,6 +182,14 @@ TfLiteRegistration* Register_MAX_POOL_2D() {
 
 TfLiteRegistration* Register_L2_POOL_2D() {
   return octet::ops::nn::pooling::Registration<octet::reference::PoolKind::kL2>();
+}
+
+TfLiteRegistration* Register_AVERAGE_POOL_REF() {
+  return octet::ops::nn::pooling::Registration<octet::reference::PoolKind::kAverage, true>();
+}
+
+TfLiteRegistration* Register_MAX_POOL_REF() {
+  return octet::ops::nn::pooling::Registration<octet::reference::PoolKind::kMax, true>();
 }
 
 }  // namespace tflite::ops::builtin

@@ -49,6 +49,8 @@ void AddNnReferenceBuiltins(tflite::MutableOpResolver* resolver) {
       {tflite::BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED_REF, 13},
       {tflite::BuiltinOperator_BATCH_MATMUL, Register_BATCH_MATMUL_REF, 4},
       {tflite::BuiltinOperator_SOFTMAX, Register_SOFTMAX_REF, 3},
+      {tflite::BuiltinOperator_AVERAGE_POOL_2D, Register_AVERAGE_POOL_REF, 3},
+      {tflite::BuiltinOperator_MAX_POOL_2D, Register_MAX_POOL_REF, 3},
   };
   for (const NnBuiltin& b : pinned) resolver->AddBuiltin(b.op, b.registration(), 1, b.max_version);
 }
