@@ -7,14 +7,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "kernels/reference/lstm_integer_8x8_8.h"
 #include "ops/nn/lstm_inputs.h"
+#include "ops/nn/lstm_integer_checker.h"
 #include "quant/spec_checks.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 
@@ -46,68 +45,7 @@ constexpr int kSumIntermediate[3] = {3, 6, 9};
 constexpr int kInputIntermediate[3] = {4, 7, 10};
 constexpr int kRecurrentIntermediate[3] = {5, 8, 11};
 
-struct Checker {
-  TfLiteContext* context;
-  const char* op;
-
-  TfLiteStatus Fail(const char* fmt, ...) const {
-    char buf[512];
-    va_list args;
-    va_start(args, fmt);
-    std::vsnprintf(buf, sizeof(buf), fmt, args);
-    va_end(args);
-    TF_LITE_KERNEL_LOG(context, "%s: %s", op, buf);
-    return kTfLiteError;
-  }
-
-  TfLiteStatus Shape(int index, const TfLiteTensor* t, std::initializer_list<int> dims) const {
-    bool ok = t->dims && t->dims->size == static_cast<int>(dims.size());
-    int i = 0;
-    for (int d : dims) ok = ok && t->dims->data[i++] == d;
-    if (ok) return kTfLiteOk;
-    std::string want, got;
-    for (int d : dims) want += (want.empty() ? "" : ", ") + std::to_string(d);
-    for (int j = 0; t->dims && j < t->dims->size; ++j) {
-      got += (j ? ", " : "") + std::to_string(t->dims->data[j]);
-    }
-    return Fail("%s must have shape [%s], got [%s]", kNames[index], want.c_str(), got.c_str());
-  }
-
-  TfLiteStatus Type(const char* role, const TfLiteTensor* t, TfLiteType want) const {
-    if (t->type == want) return kTfLiteOk;
-    return Fail("%s must be %s, got %s", role, TfLiteTypeGetName(want), TfLiteTypeGetName(t->type));
-  }
-
-  // One finite scale > 0; the zero point must be 0 unless `zero_point` takes it (then it
-  // must be an int8 value).
-  TfLiteStatus Scale(const char* role, const TfLiteTensor* t, float* scale,
-                     int32_t* zero_point = nullptr) const {
-    const auto* q = quant::AffineOf(t);
-    if (q == nullptr || q->scale == nullptr || q->scale->size != 1 || q->zero_point == nullptr ||
-        q->zero_point->size != 1) {
-      return Fail("%s must be quantized per-tensor (one scale and zero point)", role);
-    }
-    const float s = q->scale->data[0];
-    if (!(s > 0.f) || !std::isfinite(s)) {
-      return Fail("%s scale must be finite and > 0, got %g", role, static_cast<double>(s));
-    }
-    const int32_t zp = q->zero_point->data[0];
-    if (zero_point == nullptr && zp != 0) return Fail("%s zero point must be 0, got %d", role, zp);
-    if (zero_point != nullptr && (zp < -128 || zp > 127)) {
-      return Fail("%s zero point %d is outside [-128, 127]", role, zp);
-    }
-    *scale = s;
-    if (zero_point) *zero_point = zp;
-    return kTfLiteOk;
-  }
-
-  TfLiteStatus Multiplier(const char* role, const TfLiteTensor* t, const char* what, double real,
-                          ref::Multiplier* m,
-                          quant::ShiftRange range = quant::kRequantShifts) const {
-    return quant::QuantizeMultiplierChecked(context, op, role, t, what, real, &m->multiplier,
-                                            &m->shift, range);
-  }
-};
+using Checker = nn::LstmIntegerChecker;
 
 // Present or absent as TFLite's CheckInputTensorDimensions wants them, with the shapes and
 // (integer) types it checks; 8x8_8 also needs layer norm and the projection with its bias.
@@ -238,10 +176,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node, const LstmInteger
 
   // Scales and zero points.
   float in_scale, os_scale, out_scale, cell_scale;
-  TF_LITE_ENSURE_OK(context, check.Scale("input", input, &in_scale, &p.input_zp));
-  TF_LITE_ENSURE_OK(context, check.Scale("output_state", hidden, &os_scale, &p.output_state_zp));
+  TF_LITE_ENSURE_OK(context, check.Scale("input", input, &in_scale, &p.input_zp, -128, 127));
+  TF_LITE_ENSURE_OK(context,
+                    check.Scale("output_state", hidden, &os_scale, &p.output_state_zp, -128, 127));
   int32_t out_zp;
-  TF_LITE_ENSURE_OK(context, check.Scale("output", output, &out_scale, &out_zp));
+  TF_LITE_ENSURE_OK(context, check.Scale("output", output, &out_scale, &out_zp, -128, 127));
   TF_LITE_ENSURE_OK(context, check.Scale("cell_state", cell, &cell_scale));
   if (cell_scale != 1.0 / 32768) {
     return check.Fail("cell_state scale must be 2^-15 in the 8x8_8 form, got %g",
@@ -253,7 +192,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node, const LstmInteger
     const TfLiteTensor* it = tflite::GetIntermediates(context, node, i);
     if (it == nullptr) return check.Fail("intermediate tensor %d is missing", i);
     const std::string role = "intermediate " + std::to_string(i);
-    TF_LITE_ENSURE_OK(context, check.Scale(role.c_str(), it, &inter_scale[i], &inter_zp[i]));
+    TF_LITE_ENSURE_OK(context,
+                      check.Scale(role.c_str(), it, &inter_scale[i], &inter_zp[i], -128, 127));
   }
 
   // Per gate, as PopulateQuantizedLstmParams8x8_8 derives them (float arithmetic).

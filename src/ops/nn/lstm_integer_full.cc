@@ -6,14 +6,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "kernels/reference/lstm_integer_full.h"
 #include "ops/nn/lstm_inputs.h"
+#include "ops/nn/lstm_integer_checker.h"
 #include "quant/spec_checks.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 
@@ -46,66 +45,7 @@ int Peephole(int g) { return g == ref::kCellGate ? -1 : kCellToInput + (g == 3 ?
 int Bias(int g) { return kInputGateBias + g; }
 int LayerNorm(int g) { return kInputLayerNorm + g; }
 
-struct Checker {
-  TfLiteContext* context;
-  const char* op;
-
-  TfLiteStatus Fail(const char* fmt, ...) const {
-    char buf[512];
-    va_list args;
-    va_start(args, fmt);
-    std::vsnprintf(buf, sizeof(buf), fmt, args);
-    va_end(args);
-    TF_LITE_KERNEL_LOG(context, "%s: %s", op, buf);
-    return kTfLiteError;
-  }
-
-  TfLiteStatus Shape(int index, const TfLiteTensor* t, std::initializer_list<int> dims) const {
-    bool ok = t->dims && t->dims->size == static_cast<int>(dims.size());
-    int i = 0;
-    for (int d : dims) ok = ok && t->dims->data[i++] == d;
-    if (ok) return kTfLiteOk;
-    std::string want, got;
-    for (int d : dims) want += (want.empty() ? "" : ", ") + std::to_string(d);
-    for (int j = 0; t->dims && j < t->dims->size; ++j) {
-      got += (j ? ", " : "") + std::to_string(t->dims->data[j]);
-    }
-    return Fail("%s must have shape [%s], got [%s]", kNames[index], want.c_str(), got.c_str());
-  }
-
-  TfLiteStatus Type(const char* role, const TfLiteTensor* t, TfLiteType want) const {
-    if (t->type == want) return kTfLiteOk;
-    return Fail("%s must be %s, got %s", role, TfLiteTypeGetName(want), TfLiteTypeGetName(t->type));
-  }
-
-  // One finite scale > 0 (TFLite reads params.scale); the zero point is returned.
-  TfLiteStatus Scale(const char* role, const TfLiteTensor* t, float* scale,
-                     int32_t* zero_point = nullptr, int32_t zp_min = 0, int32_t zp_max = 0) const {
-    const auto* q = quant::AffineOf(t);
-    if (q == nullptr || q->scale == nullptr || q->scale->size != 1 || q->zero_point == nullptr ||
-        q->zero_point->size != 1) {
-      return Fail("%s must be quantized per-tensor (one scale and zero point)", role);
-    }
-    const float s = q->scale->data[0];
-    if (!(s > 0.f) || !std::isfinite(s)) {
-      return Fail("%s scale must be finite and > 0, got %g", role, static_cast<double>(s));
-    }
-    const int32_t zp = q->zero_point->data[0];
-    if (zero_point == nullptr && zp != 0) return Fail("%s zero point must be 0, got %d", role, zp);
-    if (zero_point != nullptr && (zp < zp_min || zp > zp_max)) {
-      return Fail("%s zero point %d is outside [%d, %d]", role, zp, zp_min, zp_max);
-    }
-    *scale = s;
-    if (zero_point) *zero_point = zp;
-    return kTfLiteOk;
-  }
-
-  TfLiteStatus Multiplier(const char* role, const TfLiteTensor* t, const char* what, double real,
-                          ref::Multiplier* m) const {
-    return quant::QuantizeMultiplierChecked(context, op, role, t, what, real, &m->multiplier,
-                                            &m->shift);
-  }
-};
+using Checker = nn::LstmIntegerChecker;
 
 // TFLite's CheckedLog2: the scale must be 2^k within 1e-3 in the exponent.
 bool CheckedLog2(float x, int* log2_result) {
