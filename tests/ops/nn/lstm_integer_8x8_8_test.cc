@@ -8,9 +8,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
@@ -20,8 +17,7 @@
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
-#include "util/capture_reporter.h"
-#include "util/golden_hex.h"
+#include "util/int8_model_runs.h"
 
 namespace octet {
 namespace {
@@ -189,56 +185,15 @@ std::vector<int8_t> MakeInput(const Case& c) {
   return x;
 }
 
-struct RunResult {
-  TfLiteStatus status = kTfLiteError;
-  std::vector<int8_t> values;  // the output of invoke 1, then of invoke 2
-  std::string log;
-};
+using RunResult = testing::Int8ModelRuns;
 
 RunResult RunModel(const Case& c) {
-  const std::vector<uint8_t> model = BuildModel(c);
-  const std::vector<int8_t> x = MakeInput(c);
-  if (const char* dir = std::getenv("OCTET_LSTM_8X8_8_DUMP")) {
-    const std::string base = std::string(dir) + "/" + c.name;
-    std::ofstream(base + ".tflite", std::ios::binary)
-        .write(reinterpret_cast<const char*>(model.data()),
-               static_cast<std::streamsize>(model.size()));
-    std::ofstream(base + ".in.bin", std::ios::binary)
-        .write(reinterpret_cast<const char*>(x.data()), static_cast<std::streamsize>(x.size()));
-  }
-  RunResult r;
-  ::octet::testing::CaptureReporter reporter;
-  auto fb = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(model.data()),
-                                                     model.size(), &reporter);
-  std::unique_ptr<tflite::Interpreter> interpreter;
-  tflite::ops::builtin::BuiltinOpResolver resolver;
-  if (fb) tflite::InterpreterBuilder(*fb, resolver)(&interpreter);
-  r.status = interpreter ? interpreter->AllocateTensors() : kTfLiteError;
-  for (int call = 0; call < 2 && r.status == kTfLiteOk; ++call) {
-    TfLiteTensor* in0 = interpreter->tensor(interpreter->inputs()[0]);
-    if (in0->bytes != x.size()) {
-      r.status = kTfLiteError;
-      break;
-    }
-    std::memcpy(in0->data.raw, x.data(), x.size());
-    r.status = interpreter->Invoke();
-    if (r.status != kTfLiteOk) break;
-    const TfLiteTensor* out = interpreter->tensor(interpreter->outputs()[0]);
-    r.values.insert(r.values.end(), out->data.int8, out->data.int8 + out->bytes);
-  }
-  r.log = reporter.text;
-  return r;
+  return testing::RunTwiceOnInt8Input(BuildModel(c), MakeInput(c), "OCTET_LSTM_8X8_8_DUMP", c.name);
 }
 
 void ExpectGolden(const Case& c, const std::string& invoke1, const std::string& invoke2) {
   SCOPED_TRACE(c.name);
-  const RunResult r = RunModel(c);
-  ASSERT_EQ(r.status, kTfLiteOk) << r.log;
-  std::vector<int8_t> want = testing::FromHex<int8_t>(invoke1);
-  const std::vector<int8_t> second = testing::FromHex<int8_t>(invoke2);
-  want.insert(want.end(), second.begin(), second.end());
-  ASSERT_EQ(r.values.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(r.values[i], want[i]) << "byte " << i;
+  testing::ExpectInt8Goldens(RunModel(c), invoke1, invoke2);
 }
 
 // ---- goldens: TFLite 2.12 (WASM build) output bytes, invoke 1 and invoke 2 ----
