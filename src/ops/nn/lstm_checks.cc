@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/nn/lstm_inputs.h"
 #include "ops/nn/nn_util.h"
 #include "ops/op_util.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
@@ -12,31 +13,7 @@ namespace octet::ops::nn {
 
 namespace {
 
-enum Index {
-  kInputToInputWeights = 1,
-  kInputToForgetWeights = 2,
-  kInputToCellWeights = 3,
-  kInputToOutputWeights = 4,
-  kRecurrentToInputWeights = 5,
-  kRecurrentToForgetWeights = 6,
-  kRecurrentToCellWeights = 7,
-  kRecurrentToOutputWeights = 8,
-  kCellToInputWeights = 9,
-  kCellToForgetWeights = 10,
-  kCellToOutputWeights = 11,
-  kInputGateBias = 12,
-  kForgetGateBias = 13,
-  kCellGateBias = 14,
-  kOutputGateBias = 15,
-  kProjectionWeights = 16,
-  kProjectionBias = 17,
-  kOutputState = 18,
-  kCellState = 19,
-  kInputLayerNorm = 20,
-  kForgetLayerNorm = 21,
-  kCellLayerNorm = 22,
-  kOutputLayerNorm = 23,
-};
+using namespace lstm_tensor;  // NOLINT: the 24 input names
 
 std::string DimsString(const TfLiteTensor* t) {
   std::string s = "[";
@@ -109,28 +86,28 @@ TfLiteStatus CheckLstmCell(TfLiteContext* context, const TfLiteNode* node, const
 
   // Sizes come from the output-gate weights; every other tensor is checked against them.
   const TfLiteTensor* t;
-  TF_LITE_ENSURE_OK(context, c.Required(kInputToOutputWeights, &t));
+  TF_LITE_ENSURE_OK(context, c.Required(kInputToOutput, &t));
   OCTET_OP_ENSURE(context, tflite::NumDimensions(t) == 2, op, "%s must be 2-D, got %s",
-                  c.Name(kInputToOutputWeights).c_str(), DimsString(t).c_str());
+                  c.Name(kInputToOutput).c_str(), DimsString(t).c_str());
   const int n_cell = t->dims->data[0];
   // Float weights, or int8 weights with float activations (hybrid, as TFLite decides it from
   // input_to_output_weights).
   const TfLiteType wt = t->type;
   OCTET_OP_ENSURE(context, wt == kTfLiteFloat32 || wt == kTfLiteInt8, op,
                   "%s type %s is not supported (FLOAT32, or INT8 for a hybrid LSTM)",
-                  c.Name(kInputToOutputWeights).c_str(), TfLiteTypeGetName(wt));
-  TF_LITE_ENSURE_OK(context, c.Required(kRecurrentToOutputWeights, &t));
+                  c.Name(kInputToOutput).c_str(), TfLiteTypeGetName(wt));
+  TF_LITE_ENSURE_OK(context, c.Required(kRecurrentToOutput, &t));
   OCTET_OP_ENSURE(context, tflite::NumDimensions(t) == 2, op, "%s must be 2-D, got %s",
-                  c.Name(kRecurrentToOutputWeights).c_str(), DimsString(t).c_str());
+                  c.Name(kRecurrentToOutput).c_str(), DimsString(t).c_str());
   const int n_output = t->dims->data[1];
   OCTET_OP_ENSURE(context, n_cell > 0 && n_output > 0, op,
                   "cell and output sizes must be > 0, got %d and %d", n_cell, n_output);
 
-  for (int k : {kInputToForgetWeights, kInputToCellWeights, kInputToOutputWeights}) {
+  for (int k : {kInputToForget, kInputToCell, kInputToOutput}) {
     TF_LITE_ENSURE_OK(context, c.Required(k, &t));
     TF_LITE_ENSURE_OK(context, c.Check(t, k, {n_cell, n_input}, wt, true));
   }
-  for (int k : {kRecurrentToForgetWeights, kRecurrentToCellWeights, kRecurrentToOutputWeights}) {
+  for (int k : {kRecurrentToForget, kRecurrentToCell, kRecurrentToOutput}) {
     TF_LITE_ENSURE_OK(context, c.Required(k, &t));
     TF_LITE_ENSURE_OK(context, c.Check(t, k, {n_cell, n_output}, wt, true));
   }
@@ -140,8 +117,8 @@ TfLiteStatus CheckLstmCell(TfLiteContext* context, const TfLiteNode* node, const
   }
 
   // CIFG: the input gate's weights and bias are all present or all absent.
-  const TfLiteTensor* i2i = c.Get(kInputToInputWeights);
-  const TfLiteTensor* r2i = c.Get(kRecurrentToInputWeights);
+  const TfLiteTensor* i2i = c.Get(kInputToInput);
+  const TfLiteTensor* r2i = c.Get(kRecurrentToInput);
   const TfLiteTensor* ib = c.Get(kInputGateBias);
   const bool cifg = i2i == nullptr;
   OCTET_OP_ENSURE(context, (r2i == nullptr) == cifg && (ib == nullptr) == cifg, op,
@@ -149,21 +126,20 @@ TfLiteStatus CheckLstmCell(TfLiteContext* context, const TfLiteNode* node, const
                   "must be all present or all absent (CIFG)",
                   spec.prefix, spec.prefix, spec.prefix);
   if (!cifg) {
-    TF_LITE_ENSURE_OK(context, c.Check(i2i, kInputToInputWeights, {n_cell, n_input}, wt, true));
-    TF_LITE_ENSURE_OK(context,
-                      c.Check(r2i, kRecurrentToInputWeights, {n_cell, n_output}, wt, true));
+    TF_LITE_ENSURE_OK(context, c.Check(i2i, kInputToInput, {n_cell, n_input}, wt, true));
+    TF_LITE_ENSURE_OK(context, c.Check(r2i, kRecurrentToInput, {n_cell, n_output}, wt, true));
     TF_LITE_ENSURE_OK(context, c.Check(ib, kInputGateBias, {n_cell}));
   }
 
   // Peephole weights: all or none (the input one is absent under CIFG).
-  const TfLiteTensor* c2i = c.Get(kCellToInputWeights);
-  const TfLiteTensor* c2f = c.Get(kCellToForgetWeights);
-  const TfLiteTensor* c2o = c.Get(kCellToOutputWeights);
+  const TfLiteTensor* c2i = c.Get(kCellToInput);
+  const TfLiteTensor* c2f = c.Get(kCellToForget);
+  const TfLiteTensor* c2o = c.Get(kCellToOutput);
   const bool peephole = c2f != nullptr;
   OCTET_OP_ENSURE(context, (c2o != nullptr) == peephole && (c2i != nullptr) == (peephole && !cifg),
                   op, "peephole weights (%scell_to_*_weights) must be all present or all absent",
                   spec.prefix);
-  for (int k : {kCellToInputWeights, kCellToForgetWeights, kCellToOutputWeights}) {
+  for (int k : {kCellToInput, kCellToForget, kCellToOutput}) {
     if (const TfLiteTensor* w = c.Get(k)) {
       TF_LITE_ENSURE_OK(context, c.Check(w, k, {n_cell}, wt, true));
     }

@@ -39,7 +39,7 @@ inline constexpr const char* kLstmInputNames[kLstmInputCount] = {
 // Tensor k of the layout above, by name (the integer preparations index the node with these;
 // `using namespace nn::lstm_tensor` brings in just the names).
 namespace lstm_tensor {
-enum LstmTensor {
+enum LstmInputIndex {
   kInput = 0,
   kInputToInput = 1,
   kInputToForget = 2,
