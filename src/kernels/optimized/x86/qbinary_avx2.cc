@@ -70,14 +70,47 @@ void Kernel(const QBinaryParams& q, const QBinaryCall& c) {
   }
 }
 
-// ADD/SUB through the linear form: whole blocks of 32, each checked lane by lane; blocks
-// with a lane inside the window, and the last n % 32 elements, take the exact kernel.
+// Lanes of one 32-element block that lie inside the window (bit j: lane j), recomputed from
+// the form with the window already added (see LinearKernel).
+static inline uint32_t NearLanes(const __m256i (&acc)[4], __m256i fraction, __m256i limit) {
+  uint32_t near = 0;
+  for (int k = 0; k < 4; ++k) {
+    const __m256i inside = _mm256_cmpgt_epi32(limit, _mm256_and_si256(acc[k], fraction));
+    near |= static_cast<uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(inside))) << (8 * k);
+  }
+  return near;
+}
+
+// A block with lanes inside the window: few of them are redone one by one with the portable
+// exact arithmetic (over the stored vector result), many mean the whole block exactly.
 template <bool kSigned, QBinaryOp kOp>
+__attribute__((noinline)) void FixBlock(const QBinaryParams& q, const QBinaryCall& block,
+                                        uint32_t near) {
+  if (__builtin_popcount(near) > 4) {
+    Kernel<kSigned, kOp>(q, block);
+    return;
+  }
+  for (; near != 0; near &= near - 1) {
+    const int lane = __builtin_ctz(near);
+    QBinaryCall one = block;
+    one.a = block.a_scalar ? block.a : block.a + lane;
+    one.b = block.b_scalar ? block.b : block.b + lane;
+    one.out = block.out + lane;
+    one.n = 1;
+    kQBinaryScalar.run(q, one);
+  }
+}
+
+// ADD/SUB through the linear form: whole blocks of 32; a block with any lane inside the
+// window is fixed up by FixBlock, the last n % 32 elements take the exact kernel. The window
+// is folded into the bias: a lane outside it has no integer step within +-window of A, so
+// floor((A + window) / 2^F) = floor(A / 2^F), and the test becomes one mask and compare
+// ((A + window) mod 2^F < 2 window + 1). One branch per block on the OR of the lane tests.
+template <bool kSigned, QBinaryOp kOp, bool kAScalar, bool kBScalar>
 void LinearKernel(const QBinaryParams& q, const QBinaryCall& c) {
   const QBinaryLinear& l = q.linear;
   const __m256i m1 = _mm256_set1_epi32(l.m1);
   const __m256i m2 = _mm256_set1_epi32(l.m2);
-  const __m256i window = _mm256_set1_epi32(l.window);
   const __m256i limit = _mm256_set1_epi32(2 * l.window + 1);
   const __m256i fraction = _mm256_set1_epi32((1 << l.frac_bits) - 1);
   const __m128i shift = _mm_cvtsi32_si128(l.frac_bits);
@@ -86,64 +119,69 @@ void LinearKernel(const QBinaryParams& q, const QBinaryCall& c) {
   const __m256i act_max = _mm256_set1_epi8(static_cast<char>(q.act_max));
   // A scalar operand's product is a constant: fold it into the bias (A stays in range, as
   // the plan bounded it over every input value).
-  __m256i bias = _mm256_set1_epi32(l.bias);
-  if (c.a_scalar) bias = _mm256_add_epi32(bias, _mm256_mullo_epi32(LoadOne<kSigned>(c.a), m1));
-  if (c.b_scalar) bias = _mm256_add_epi32(bias, _mm256_mullo_epi32(LoadOne<kSigned>(c.b), m2));
+  __m256i bias = _mm256_set1_epi32(l.bias + l.window);
+  if (kAScalar) bias = _mm256_add_epi32(bias, _mm256_mullo_epi32(LoadOne<kSigned>(c.a), m1));
+  if (kBScalar) bias = _mm256_add_epi32(bias, _mm256_mullo_epi32(LoadOne<kSigned>(c.b), m2));
+  // Locals: the byte stores below may alias the call struct, which would reload its fields.
+  const uint8_t* const a = c.a;
+  const uint8_t* const b = c.b;
+  uint8_t* const out = c.out;
   const size_t whole = c.n & ~size_t{31};
   for (size_t i = 0; i < whole; i += 32) {
-    uint32_t near = 0;  // bit j: lane j is inside the window
-    __m256i q8[4];
+    __m256i acc[4];
+    __m256i inside = _mm256_setzero_si256();
     for (int k = 0; k < 4; ++k) {
-      __m256i acc = bias;
-      if (!c.a_scalar) {
-        acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(Load8<kSigned>(c.a + i + 8 * k), m1));
+      acc[k] = bias;
+      if (!kAScalar) {
+        acc[k] = _mm256_add_epi32(acc[k], _mm256_mullo_epi32(Load8<kSigned>(a + i + 8 * k), m1));
       }
-      if (!c.b_scalar) {
-        acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(Load8<kSigned>(c.b + i + 8 * k), m2));
+      if (!kBScalar) {
+        acc[k] = _mm256_add_epi32(acc[k], _mm256_mullo_epi32(Load8<kSigned>(b + i + 8 * k), m2));
       }
-      const __m256i frac = _mm256_and_si256(_mm256_add_epi32(acc, window), fraction);
-      const __m256i inside = _mm256_cmpgt_epi32(limit, frac);
-      near |= static_cast<uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(inside))) << (8 * k);
-      q8[k] = _mm256_sra_epi32(acc, shift);
-    }
-    QBinaryCall block = c;
-    block.a = c.a_scalar ? c.a : c.a + i;
-    block.b = c.b_scalar ? c.b : c.b + i;
-    block.out = c.out + i;
-    // Many lanes near a boundary (scales with exact ties): the whole block exactly, in vectors.
-    if (__builtin_popcount(near) > 4) {
-      block.n = 32;
-      Kernel<kSigned, kOp>(q, block);
-      continue;
+      inside =
+          _mm256_or_si256(inside, _mm256_cmpgt_epi32(limit, _mm256_and_si256(acc[k], fraction)));
     }
     // Saturating packs keep the order of out-of-range values, so clamping after them is the
     // same as clamping the int32s.
-    const __m256i halves01 = _mm256_packs_epi32(q8[0], q8[1]);
-    const __m256i halves23 = _mm256_packs_epi32(q8[2], q8[3]);
+    const __m256i halves01 =
+        _mm256_packs_epi32(_mm256_sra_epi32(acc[0], shift), _mm256_sra_epi32(acc[1], shift));
+    const __m256i halves23 =
+        _mm256_packs_epi32(_mm256_sra_epi32(acc[2], shift), _mm256_sra_epi32(acc[3], shift));
     __m256i bytes =
         kSigned ? _mm256_packs_epi16(halves01, halves23) : _mm256_packus_epi16(halves01, halves23);
     bytes = _mm256_permutevar8x32_epi32(bytes, order);
     bytes = kSigned ? _mm256_min_epi8(_mm256_max_epi8(bytes, act_min), act_max)
                     : _mm256_min_epu8(_mm256_max_epu8(bytes, act_min), act_max);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.out + i), bytes);
-    // A few: those lanes again with the portable exact arithmetic.
-    for (; near != 0; near &= near - 1) {
-      const int lane = __builtin_ctz(near);
-      QBinaryCall one = block;
-      one.a = c.a_scalar ? c.a : block.a + lane;
-      one.b = c.b_scalar ? c.b : block.b + lane;
-      one.out = block.out + lane;
-      one.n = 1;
-      kQBinaryScalar.run(q, one);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), bytes);
+    if (__builtin_expect(!_mm256_testz_si256(inside, inside), 0)) {
+      QBinaryCall block = c;
+      block.a = kAScalar ? c.a : c.a + i;
+      block.b = kBScalar ? c.b : c.b + i;
+      block.out = c.out + i;
+      block.n = 32;
+      FixBlock<kSigned, kOp>(q, block, NearLanes(acc, fraction, limit));
     }
   }
   if (whole < c.n) {
     QBinaryCall tail = c;
-    tail.a = c.a_scalar ? c.a : c.a + whole;
-    tail.b = c.b_scalar ? c.b : c.b + whole;
+    tail.a = kAScalar ? c.a : c.a + whole;
+    tail.b = kBScalar ? c.b : c.b + whole;
     tail.out = c.out + whole;
     tail.n = c.n - whole;
     Kernel<kSigned, kOp>(q, tail);
+  }
+}
+
+template <bool kSigned, QBinaryOp kOp>
+void Linear(const QBinaryParams& q, const QBinaryCall& c) {
+  if (c.a_scalar && c.b_scalar) {
+    Kernel<kSigned, kOp>(q, c);
+  } else if (c.a_scalar) {
+    LinearKernel<kSigned, kOp, true, false>(q, c);
+  } else if (c.b_scalar) {
+    LinearKernel<kSigned, kOp, false, true>(q, c);
+  } else {
+    LinearKernel<kSigned, kOp, false, false>(q, c);
   }
 }
 
@@ -151,10 +189,10 @@ template <bool kSigned>
 void RunOp(const QBinaryParams& q, const QBinaryCall& c) {
   switch (q.op) {
     case QBinaryOp::kAdd:
-      return q.linear.usable ? LinearKernel<kSigned, QBinaryOp::kAdd>(q, c)
+      return q.linear.usable ? Linear<kSigned, QBinaryOp::kAdd>(q, c)
                              : Kernel<kSigned, QBinaryOp::kAdd>(q, c);
     case QBinaryOp::kSub:
-      return q.linear.usable ? LinearKernel<kSigned, QBinaryOp::kSub>(q, c)
+      return q.linear.usable ? Linear<kSigned, QBinaryOp::kSub>(q, c)
                              : Kernel<kSigned, QBinaryOp::kSub>(q, c);
     case QBinaryOp::kMul:
       return Kernel<kSigned, QBinaryOp::kMul>(q, c);
