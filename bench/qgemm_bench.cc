@@ -46,6 +46,7 @@ const Layer kLayers[] = {
     {"resnet8_8_64to64_3x3", 8, 8, 64, 64, 3, 1},
     // VWW's first layer: three input channels, eight outputs.
     {"vww_96_3to8_3x3s2", 96, 96, 3, 8, 3, 2},
+    {"vww_48_8to16", 48, 48, 8, 16, 1, 1},
     // FULLY_CONNECTED with batch 1 (a 1x1 image): MobileNetV2's classifier, ToyCar's layers.
     {"fc_1280to1001", 1, 1, 1280, 1001, 1, 1},
     {"fc_640to128", 1, 1, 640, 128, 1, 1},
