@@ -5,6 +5,20 @@
 namespace octet::optimized {
 namespace {
 
+// One element as the reference computes it: the operation in single precision, then
+// min(max(v, lo), hi) with NaN passing through (std::max / std::min return their first
+// argument when the comparison is false).
+template <FBinaryOp kOp>
+float FBinaryOne(float x, float y, float lo, float hi) {
+  float v;
+  if constexpr (kOp == FBinaryOp::kAdd) v = x + y;
+  if constexpr (kOp == FBinaryOp::kSub) v = x - y;
+  if constexpr (kOp == FBinaryOp::kMul) v = x * y;
+  if constexpr (kOp == FBinaryOp::kDiv) v = x / y;
+  const float bounded_below = v < lo ? lo : v;
+  return hi < bounded_below ? hi : bounded_below;
+}
+
 template <FBinaryOp kOp>
 void Loop(const FBinaryCall& c) {
   for (size_t i = 0; i < c.n; ++i) {
