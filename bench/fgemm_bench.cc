@@ -38,6 +38,7 @@ const Layer kLayers[] = {
     {"vww_dw_48x8_3x3", 48, 48, 8, 0, 3, 1},
     {"vww_dw_24x32_3x3", 24, 24, 32, 0, 3, 1},
     {"vww_dw_6x128_3x3", 6, 6, 128, 0, 3, 1},
+    {"kws_dw_25x5x64_3x3", 25, 5, 64, 0, 3, 1},
 };
 
 Window2D Geometry(const Layer& layer) {

@@ -129,6 +129,38 @@ TEST_P(FDwPathTest, RandomDepthwiseWithinTheRoundingBound) {
   }
 }
 
+// 3x3, stride 1, undilated: the shape the kernels may run row by row (FDwRow3x3), finding
+// the padding themselves. Narrow images (1-3 columns: every pixel an edge), SAME and VALID,
+// channel tails.
+TEST_P(FDwPathTest, Rows3x3StrideOneWithinTheRoundingBound) {
+  std::mt19937 rng(7 + static_cast<int>(GetParam()));
+  for (int i = 0; i < 200; ++i) {
+    SCOPED_TRACE(i);
+    Window2D s;
+    s.batches = 1 + static_cast<int>(rng() % 2);
+    s.in_h = 1 + static_cast<int>(rng() % 9);
+    s.in_w = 1 + static_cast<int>(rng() % 13);
+    s.in_c = 1 + static_cast<int>(rng() % 40);
+    s.kernel_h = s.kernel_w = 3;
+    const bool same = rng() % 3 != 0;
+    testing::Window(same, s.in_h, 3, 1, 1, &s.out_h, &s.pad_h);
+    testing::Window(same, s.in_w, 3, 1, 1, &s.out_w, &s.pad_w);
+    if (s.out_h <= 0 || s.out_w <= 0) continue;
+    const auto input =
+        RandomFloats(rng, static_cast<size_t>(s.batches) * s.in_h * s.in_w * s.in_c, -1.f, 1.f);
+    const auto weights = RandomFloats(rng, static_cast<size_t>(9) * s.in_c, -1.f, 1.f);
+    const auto bias = RandomFloats(rng, static_cast<size_t>(s.in_c), -2.f, 2.f);
+    const FloatClamp clamp = RandomClamp(rng);
+    const auto want = Exact(s, input, weights, &bias, clamp);
+    for (int threads : {1, 2}) {
+      ExpectWithin(RunDepthwise(s, kernel(), input, weights, &bias, clamp, threads, false), want,
+                   std::string(kernel().name) + " threads " + std::to_string(threads) + ": " +
+                       Describe(s));
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 TEST_P(FDwPathTest, ACorruptedWeightIsCaught) {
   std::mt19937 rng(3);
   Window2D s;

@@ -32,10 +32,28 @@ struct FDwTile {
 
 using FDwFn = void (*)(const FDwTile& tile);
 
+// One output row of a 3x3, stride 1, undilated depthwise convolution, every pixel in one
+// call: the kernel finds the padding itself (a missing input row is null, a column outside
+// [0, in_w) is skipped), so no tap table is built for the pixels near padding.
+struct FDwRow3x3 {
+  const float* rows[3] = {nullptr, nullptr, nullptr};  // input rows iy0 + fy (column 0), or null
+  int in_w = 0;
+  int out_w = 0;
+  int pad_w = 0;             // output pixel x reads input columns x - pad_w + fx
+  int channels = 0;          // channels (input = output), floats between pixels
+  const float* w = nullptr;  // packed weights
+  float* c = nullptr;        // output pixel 0, channel 0
+  float act_min = 0.f;
+  float act_max = 0.f;
+};
+
+using FDwRow3x3Fn = void (*)(const FDwRow3x3& row);
+
 struct FDwKernel {
   const char* name;
   int block;  // channels per step
   FDwFn run;
+  FDwRow3x3Fn run_row3x3 = nullptr;  // null: the driver uses `run` with tap tables
 };
 
 extern const FDwKernel kFDwScalar;

@@ -63,6 +63,41 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
                      static_cast<ptrdiff_t>(channels);
     }
   }
+  // 3x3, stride 1, undilated: whole rows to the kernel, which skips the padding itself.
+  const bool by_rows = packed.kernel->run_row3x3 != nullptr && packed.ks == 9 && s.kernel_h == 3 &&
+                       s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 && s.dilation_h == 1 &&
+                       s.dilation_w == 1;
+  auto row_task = [&](size_t index) {
+    const int row_end = std::min(rows, (static_cast<int>(index) + 1) * rows_per_task);
+    for (int row = static_cast<int>(index) * rows_per_task; row < row_end; ++row) {
+      const int b = row / s.out_h;
+      const int iy0 = row % s.out_h - s.pad_h;
+      const float* image = input + static_cast<size_t>(b) * s.in_h * s.in_w * channels;
+      FDwRow3x3 r;
+      for (int fy = 0; fy < 3; ++fy) {
+        const int iy = iy0 + fy;
+        r.rows[fy] =
+            iy >= 0 && iy < s.in_h ? image + static_cast<size_t>(iy) * s.in_w * channels : nullptr;
+      }
+      r.in_w = s.in_w;
+      r.out_w = s.out_w;
+      r.pad_w = s.pad_w;
+      r.channels = packed.channels;
+      r.w = packed.w;
+      r.c = output + static_cast<size_t>(row) * s.out_w * channels;
+      r.act_min = clamp.min;
+      r.act_max = clamp.max;
+      packed.kernel->run_row3x3(r);
+    }
+  };
+  if (by_rows) {
+    if (pool) {
+      pool->ParallelFor(static_cast<size_t>(tasks), row_task);
+    } else {
+      for (int i = 0; i < tasks; ++i) row_task(static_cast<size_t>(i));
+    }
+    return;
+  }
   auto task = [&](size_t index) {
     const float* table[kPixelsPerCall * kMaxTaps];
     float* outputs[kPixelsPerCall];

@@ -1,6 +1,8 @@
 // Packing and the driver of the float depthwise convolution (depth multiplier 1): output
 // rows split across the thread pool, each row's pixels given to the micro-kernel with a
-// table of tap pointers (padding taps point at a row of zeros). Portable code.
+// table of tap pointers (padding taps point at a row of zeros), or, for 3x3 stride-1
+// filters on kernels that have FDwRow3x3, whole rows (the kernel skips the padding).
+// Portable code.
 #pragma once
 
 #include <cstddef>

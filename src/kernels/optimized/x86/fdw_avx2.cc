@@ -136,8 +136,114 @@ void Run(const FDwTile& t) {
   }
 }
 
+// --- 3x3 stride-1 rows (FDwRow3x3) -------------------------------------------------------
+
+// Pixel x alone, any of its taps possibly outside the image (skipped, as the reference does).
+template <bool kFull>
+static inline void EdgePixel(const FDwRow3x3& r, int x, int c0, __m256i mask, const __m256* w,
+                             __m256 bias, __m256 lo, __m256 hi) {
+  const size_t channels = static_cast<size_t>(r.channels);
+  __m256 acc = bias;
+  for (int fy = 0; fy < 3; ++fy) {
+    if (r.rows[fy] == nullptr) continue;
+    for (int fx = 0; fx < 3; ++fx) {
+      const int col = x - r.pad_w + fx;
+      if (col < 0 || col >= r.in_w) continue;
+      acc =
+          _mm256_fmadd_ps(Load(r.rows[fy] + static_cast<size_t>(col) * channels + c0, mask, kFull),
+                          w[3 * fy + fx], acc);
+    }
+  }
+  const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc));
+  float* out = r.c + static_cast<size_t>(x) * channels + c0;
+  if (kFull) {
+    _mm256_storeu_ps(out, y);
+  } else {
+    _mm256_maskstore_ps(out, mask, y);
+  }
+}
+
+// P pixels from x0 whose three columns are all inside the image: independent FMA chains.
+template <int P, bool kFull>
+static inline void InteriorPixels(const FDwRow3x3& r, int x0, int c0, __m256i mask, const __m256* w,
+                                  __m256 bias, __m256 lo, __m256 hi) {
+  const size_t channels = static_cast<size_t>(r.channels);
+  __m256 acc[P];
+#pragma GCC unroll 4
+  for (int i = 0; i < P; ++i) acc[i] = bias;
+#pragma GCC unroll 3
+  for (int fy = 0; fy < 3; ++fy) {
+    if (r.rows[fy] == nullptr) continue;
+    const float* in = r.rows[fy] + static_cast<size_t>(x0 - r.pad_w) * channels + c0;
+#pragma GCC unroll 3
+    for (int fx = 0; fx < 3; ++fx) {
+#pragma GCC unroll 4
+      for (int i = 0; i < P; ++i) {
+        acc[i] = _mm256_fmadd_ps(Load(in + static_cast<size_t>(i + fx) * channels, mask, kFull),
+                                 w[3 * fy + fx], acc[i]);
+      }
+    }
+  }
+#pragma GCC unroll 4
+  for (int i = 0; i < P; ++i) {
+    const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[i]));
+    float* out = r.c + static_cast<size_t>(x0 + i) * channels + c0;
+    if (kFull) {
+      _mm256_storeu_ps(out, y);
+    } else {
+      _mm256_maskstore_ps(out, mask, y);
+    }
+  }
+}
+
+template <bool kFull>
+static inline void RowBlock(const FDwRow3x3& r, int c0, __m256i mask, const __m256* w, __m256 bias,
+                            __m256 lo, __m256 hi) {
+  // Interior pixels: x - pad_w >= 0 and x - pad_w + 2 < in_w.
+  const int begin = r.pad_w < r.out_w ? r.pad_w : r.out_w;
+  int end = r.in_w - 2 + r.pad_w;
+  if (end > r.out_w) end = r.out_w;
+  if (end < begin) end = begin;
+  for (int x = 0; x < begin; ++x) EdgePixel<kFull>(r, x, c0, mask, w, bias, lo, hi);
+  int x = begin;
+  for (; x + 4 <= end; x += 4) InteriorPixels<4, kFull>(r, x, c0, mask, w, bias, lo, hi);
+  switch (end - x) {
+    case 3:
+      InteriorPixels<3, kFull>(r, x, c0, mask, w, bias, lo, hi);
+      break;
+    case 2:
+      InteriorPixels<2, kFull>(r, x, c0, mask, w, bias, lo, hi);
+      break;
+    case 1:
+      InteriorPixels<1, kFull>(r, x, c0, mask, w, bias, lo, hi);
+      break;
+    default:
+      break;
+  }
+  for (x = end; x < r.out_w; ++x) EdgePixel<kFull>(r, x, c0, mask, w, bias, lo, hi);
+}
+
+void RunRow3x3(const FDwRow3x3& r) {
+  const __m256 lo = _mm256_set1_ps(r.act_min);
+  const __m256 hi = _mm256_set1_ps(r.act_max);
+  constexpr size_t kBlockFloats = kBlock * 10;  // bias and nine taps
+  for (int c0 = 0, b = 0; c0 < r.channels; c0 += kBlock, ++b) {
+    const __m256i mask = TailMask(r.channels - c0);
+    const float* wb = r.w + static_cast<size_t>(b) * kBlockFloats;
+    const __m256 bias = _mm256_loadu_ps(wb);
+    __m256 w[9];
+#pragma GCC unroll 9
+    for (int tap = 0; tap < 9; ++tap) w[tap] = _mm256_loadu_ps(wb + kBlock * (1 + tap));
+    if (r.channels - c0 >= kBlock) {
+      RowBlock<true>(r, c0, mask, w, bias, lo, hi);
+    } else {
+      RowBlock<false>(r, c0, mask, w, bias, lo, hi);
+    }
+  }
+}
+
 }  // namespace
 
-const FDwKernel kFDwAvx2 = {"fdw_avx2_8", kBlock, &Run};
+const FDwKernel kFDwAvx2 = {"fdw_avx2_8", kBlock, &Run, &RunRow3x3};
 
 }  // namespace octet::optimized
