@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <limits>
 
+#include "kernels/optimized/pool/pool_windows.h"
+
 namespace octet::optimized {
 namespace {
 
@@ -15,38 +17,24 @@ constexpr size_t kChannelBlock = 256;
 template <PoolKind kKind, typename T>
 bool Run(const PoolParams& p, int32_t act_min, int32_t act_max, const Shape& input_shape,
          const T* input, const Shape& output_shape, T* output) {
-  const int batches = input_shape.dim(0);
-  const int in_h = input_shape.dim(1);
   const int in_w = input_shape.dim(2);
   const size_t depth = static_cast<size_t>(input_shape.dim(3));
-  const int out_h = output_shape.dim(1);
-  const int out_w = output_shape.dim(2);
   const int32_t start = kKind == PoolKind::kMax ? std::numeric_limits<T>::lowest() : 0;
   int32_t acc[kChannelBlock];
-  T* out = output;
-  for (int b = 0; b < batches; ++b) {
-    const T* image = input + static_cast<size_t>(b) * in_h * in_w * depth;
-    for (int oy = 0; oy < out_h; ++oy) {
-      const int in_y0 = oy * p.stride_height - p.pad_height;
-      const int fy_begin = std::max(0, -in_y0);
-      const int fy_end = std::min(p.filter_height, in_h - in_y0);
-      for (int ox = 0; ox < out_w; ++ox, out += depth) {
-        const int in_x0 = ox * p.stride_width - p.pad_width;
-        const int fx_begin = std::max(0, -in_x0);
-        const int fx_end = std::min(p.filter_width, in_w - in_x0);
-        if (fy_end <= fy_begin || fx_end <= fx_begin) return false;
-        const int32_t count = (fy_end - fy_begin) * (fx_end - fx_begin);
+  return ForEachPoolWindow(
+      p, input_shape, output_shape, [&](size_t image, const PoolWindow& w, size_t pixel) {
+        T* out = output + pixel * depth;
+        const int32_t count = w.cells();
         for (size_t c0 = 0; c0 < depth; c0 += kChannelBlock) {
           const size_t n = std::min(kChannelBlock, depth - c0);
           std::fill(acc, acc + n, start);
-          for (int fy = fy_begin; fy < fy_end; ++fy) {
-            for (int fx = fx_begin; fx < fx_end; ++fx) {
-              const T* in =
-                  image + (static_cast<size_t>(in_y0 + fy) * in_w + (in_x0 + fx)) * depth + c0;
+          for (int fy = w.fy_begin; fy < w.fy_end; ++fy) {
+            for (int fx = w.fx_begin; fx < w.fx_end; ++fx) {
+              const T* in = input + image + w.Offset(fy, fx, in_w, depth) + c0;
               for (size_t c = 0; c < n; ++c) {
                 const int32_t v = in[c];
-                // Sums wrap instead of overflowing (a window over 2^16 int16 cells): the
-                // same bits as the reference wherever its sum fits.
+                // Sums wrap instead of overflowing (a window over 2^16 int16 cells): the same
+                // bits as the reference wherever its sum fits.
                 acc[c] = kKind == PoolKind::kMax
                              ? std::max(acc[c], v)
                              : static_cast<int32_t>(static_cast<uint32_t>(acc[c]) +
@@ -63,10 +51,7 @@ bool Run(const PoolParams& p, int32_t act_min, int32_t act_max, const Shape& inp
             out[c0 + c] = static_cast<T>(std::min(std::max(value, act_min), act_max));
           }
         }
-      }
-    }
-  }
-  return true;
+      });
 }
 
 }  // namespace
