@@ -153,9 +153,9 @@ TEST_P(FDwPathTest, Rows3x3StrideOneWithinTheRoundingBound) {
     const FloatClamp clamp = RandomClamp(rng);
     const auto want = Exact(s, input, weights, &bias, clamp);
     for (int threads : {1, 2}) {
-      ExpectWithin(RunDepthwise(s, kernel(), input, weights, &bias, clamp, threads, false), want,
-                   std::string(kernel().name) + " threads " + std::to_string(threads) + ": " +
-                       Describe(s));
+      ExpectWithin(
+          RunDepthwise(s, kernel(), input, weights, &bias, clamp, threads, false), want,
+          std::string(kernel().name) + " threads " + std::to_string(threads) + ": " + Describe(s));
       if (HasFatalFailure()) return;
     }
   }
