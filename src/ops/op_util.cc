@@ -1,8 +1,34 @@
 #include "ops/op_util.h"
 
+#include <cstdio>
+
 #include "core/alloc_guard.h"
 
 namespace octet::ops {
+
+TfLiteStatus OpFailV(TfLiteContext* context, const char* op, const char* fmt, va_list args) {
+  char buf[512];
+  std::vsnprintf(buf, sizeof(buf), fmt, args);
+  TF_LITE_KERNEL_LOG(context, "%s: %s", op, buf);
+  return kTfLiteError;
+}
+
+TfLiteStatus OpFail(TfLiteContext* context, const char* op, const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  const TfLiteStatus status = OpFailV(context, op, fmt, args);
+  va_end(args);
+  return status;
+}
+
+std::string DimsString(const TfLiteTensor* t) {
+  std::string s = "[";
+  for (int i = 0; t->dims && i < t->dims->size; ++i) {
+    if (i) s += ", ";
+    s += std::to_string(t->dims->data[i]);
+  }
+  return s + "]";
+}
 
 TfLiteStatus CheckArity(TfLiteContext* context, const TfLiteNode* node, const char* op,
                         int min_inputs, int max_inputs, int outputs) {

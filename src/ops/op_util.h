@@ -3,11 +3,13 @@
 // "<OP>: <problem>".
 #pragma once
 
+#include <cstdarg>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <limits>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -54,6 +56,16 @@ template <typename Data>
 void FreeData(TfLiteContext*, void* buffer) {
   std::unique_ptr<Data> owned(static_cast<Data*>(buffer));
 }
+
+// Reports "<op>: <printf-style message>" (one line, at most 511 characters) and returns
+// kTfLiteError: for checks whose message is built from several values, where OCTET_OP_ENSURE's
+// single condition does not fit.
+TfLiteStatus OpFail(TfLiteContext* context, const char* op, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+TfLiteStatus OpFailV(TfLiteContext* context, const char* op, const char* fmt, va_list args);
+
+// A tensor's shape for messages: "[1, 28, 28]" ("[]" for a scalar or missing dims).
+std::string DimsString(const TfLiteTensor* t);
 
 // Inputs in [min_inputs, max_inputs], exactly `outputs` outputs.
 TfLiteStatus CheckArity(TfLiteContext* context, const TfLiteNode* node, const char* op,

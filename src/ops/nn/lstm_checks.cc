@@ -15,15 +15,6 @@ namespace {
 
 using namespace lstm_tensor;  // NOLINT: the 24 input names
 
-std::string DimsString(const TfLiteTensor* t) {
-  std::string s = "[";
-  for (int i = 0; i < tflite::NumDimensions(t); ++i) {
-    if (i) s += ", ";
-    s += std::to_string(t->dims->data[i]);
-  }
-  return s + "]";
-}
-
 // Checks cell tensors against one spec; `what` names them in messages.
 class Checker {
  public:

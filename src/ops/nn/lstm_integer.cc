@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <cstdarg>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "kernels/reference/lstm_integer.h"
 #include "ops/nn/lstm_inputs.h"
 #include "ops/nn/lstm_integer_full.h"
+#include "ops/op_util.h"
 #include "quant/quantization_util.h"
 #include "quant/spec_checks.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
@@ -43,22 +43,11 @@ using namespace nn::lstm_tensor;  // NOLINT: the 24 input names
 constexpr const auto& kNames = nn::kLstmInputNames;
 
 TfLiteStatus Fail(TfLiteContext* context, const char* fmt, ...) {
-  char buf[512];
   va_list args;
   va_start(args, fmt);
-  std::vsnprintf(buf, sizeof(buf), fmt, args);
+  const TfLiteStatus status = OpFailV(context, kOp, fmt, args);
   va_end(args);
-  TF_LITE_KERNEL_LOG(context, "%s: %s", kOp, buf);
-  return kTfLiteError;
-}
-
-std::string DimsString(const TfLiteTensor* t) {
-  std::string s = "[";
-  for (int i = 0; t->dims && i < t->dims->size; ++i) {
-    if (i) s += ", ";
-    s += std::to_string(t->dims->data[i]);
-  }
-  return s + "]";
+  return status;
 }
 
 const TfLiteTensor* Optional(TfLiteContext* context, const TfLiteNode* node, int index) {

@@ -2,22 +2,20 @@
 
 #include <cmath>
 #include <cstdarg>
-#include <cstdio>
 #include <string>
 
 #include "ops/nn/lstm_inputs.h"
+#include "ops/op_util.h"
 #include "quant/quantization_util.h"
 
 namespace octet::ops::nn {
 
 TfLiteStatus LstmIntegerChecker::Fail(const char* fmt, ...) const {
-  char buf[512];
   va_list args;
   va_start(args, fmt);
-  std::vsnprintf(buf, sizeof(buf), fmt, args);
+  const TfLiteStatus status = OpFailV(context, op, fmt, args);
   va_end(args);
-  TF_LITE_KERNEL_LOG(context, "%s: %s", op, buf);
-  return kTfLiteError;
+  return status;
 }
 
 TfLiteStatus LstmIntegerChecker::Shape(int index, const TfLiteTensor* t,
@@ -26,13 +24,10 @@ TfLiteStatus LstmIntegerChecker::Shape(int index, const TfLiteTensor* t,
   int i = 0;
   for (int d : dims) ok = ok && t->dims->data[i++] == d;
   if (ok) return kTfLiteOk;
-  std::string want, got;
+  std::string want;
   for (int d : dims) want += (want.empty() ? "" : ", ") + std::to_string(d);
-  for (int j = 0; t->dims && j < t->dims->size; ++j) {
-    got += (j ? ", " : "") + std::to_string(t->dims->data[j]);
-  }
-  return Fail("%s must have shape [%s], got [%s]", kLstmInputNames[index], want.c_str(),
-              got.c_str());
+  return Fail("%s must have shape [%s], got %s", kLstmInputNames[index], want.c_str(),
+              DimsString(t).c_str());
 }
 
 TfLiteStatus LstmIntegerChecker::Type(const char* role, const TfLiteTensor* t,

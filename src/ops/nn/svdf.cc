@@ -7,7 +7,6 @@
 
 #include <cmath>
 #include <cstdarg>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +17,7 @@
 #include "ops/nn/hybrid_recurrent_gemm.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
+#include "ops/op_util.h"
 #include "ops/scratch.h"
 #include "quant/quantization_util.h"
 #include "quant/spec_checks.h"
@@ -65,22 +65,11 @@ struct OpData {
 
 // Reports "SVDF: <message>" and returns kTfLiteError.
 TfLiteStatus Fail(TfLiteContext *context, const char *fmt, ...) {
-  char buf[512];
   va_list args;
   va_start(args, fmt);
-  std::vsnprintf(buf, sizeof(buf), fmt, args);
+  const TfLiteStatus status = OpFailV(context, kOp, fmt, args);
   va_end(args);
-  TF_LITE_KERNEL_LOG(context, "%s: %s", kOp, buf);
-  return kTfLiteError;
-}
-
-std::string DimsString(const TfLiteTensor *t) {
-  std::string s = "[";
-  for (int i = 0; t->dims && i < t->dims->size; ++i) {
-    if (i) s += ", ";
-    s += std::to_string(t->dims->data[i]);
-  }
-  return s + "]";
+  return status;
 }
 
 TfLiteStatus RequireRank2(TfLiteContext *context, const char *what, const TfLiteTensor *t) {
