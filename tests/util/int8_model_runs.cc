@@ -10,6 +10,7 @@
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
+#include "util/builtin_interpreter.h"
 #include "util/capture_reporter.h"
 #include "util/golden_hex.h"
 
@@ -27,11 +28,8 @@ Int8ModelRuns RunTwiceOnInt8Input(const std::vector<uint8_t>& model, const std::
   }
   Int8ModelRuns r;
   CaptureReporter reporter;
-  auto fb = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(model.data()),
-                                                     model.size(), &reporter);
-  std::unique_ptr<tflite::Interpreter> interpreter;
-  tflite::ops::builtin::BuiltinOpResolver resolver;
-  if (fb) tflite::InterpreterBuilder(*fb, resolver)(&interpreter);
+  const BuiltinInterpreter built = BuildWithBuiltins(model, &reporter);
+  tflite::Interpreter* interpreter = built.interpreter.get();
   r.status = interpreter ? interpreter->AllocateTensors() : kTfLiteError;
   for (int call = 0; call < 2 && r.status == kTfLiteOk; ++call) {
     TfLiteTensor* in0 = interpreter->tensor(interpreter->inputs()[0]);

@@ -24,6 +24,7 @@
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
+#include "util/builtin_interpreter.h"
 #include "util/capture_reporter.h"
 #include "util/kernel_paths.h"
 
@@ -212,11 +213,9 @@ Run RunOctet(const std::vector<uint8_t>& model, const std::vector<float>& x,
              const std::vector<float>& a) {
   Run r;
   Reporter reporter;
-  auto fb = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(model.data()),
-                                                     model.size(), &reporter);
-  std::unique_ptr<tflite::Interpreter> interpreter;
-  tflite::ops::builtin::BuiltinOpResolver resolver;
-  if (fb) tflite::InterpreterBuilder(*fb, resolver)(&interpreter);
+  const ::octet::testing::BuiltinInterpreter built =
+      ::octet::testing::BuildWithBuiltins(model, &reporter);
+  tflite::Interpreter* interpreter = built.interpreter.get();
   r.status = interpreter ? interpreter->AllocateTensors() : kTfLiteError;
   for (int call = 0; call < 2 && r.status == kTfLiteOk; ++call) {
     TfLiteTensor* in0 = interpreter->tensor(interpreter->inputs()[0]);

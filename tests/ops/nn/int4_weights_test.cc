@@ -24,6 +24,7 @@
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
+#include "util/builtin_interpreter.h"
 #include "util/capture_reporter.h"
 #include "util/cli_runner.h"
 #include "util/kernel_paths.h"
@@ -214,11 +215,9 @@ Outcome RunModel(const std::vector<uint8_t>& model, const std::vector<uint8_t>& 
                  int resize_rows = 0, const std::vector<uint8_t>& input2 = {}) {
   Outcome o;
   Reporter reporter;
-  auto fb = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(model.data()),
-                                                     model.size(), &reporter);
-  std::unique_ptr<tflite::Interpreter> interpreter;
-  tflite::ops::builtin::BuiltinOpResolver resolver;
-  if (fb) tflite::InterpreterBuilder(*fb, resolver)(&interpreter);
+  const ::octet::testing::BuiltinInterpreter built =
+      ::octet::testing::BuildWithBuiltins(model, &reporter);
+  tflite::Interpreter* interpreter = built.interpreter.get();
   o.loaded = interpreter != nullptr;
   if (o.loaded) {
     o.allocate = interpreter->AllocateTensors();
