@@ -4,6 +4,7 @@
 // multiplies and a shift; a block with any lane near a rounding boundary is redone exactly.
 #include <immintrin.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "kernels/optimized/qbinary/qbinary.h"
@@ -25,6 +26,16 @@ static inline __m256i Load8(const uint8_t* p) {
 template <bool kSigned>
 static inline __m256i LoadOne(const uint8_t* p) {
   return _mm256_set1_epi32(kSigned ? static_cast<int8_t>(*p) : static_cast<int32_t>(*p));
+}
+
+// The elements [at, at + n) of a call (a scalar operand stays the same value).
+static inline QBinaryCall Part(const QBinaryCall& c, size_t at, size_t n) {
+  QBinaryCall part = c;
+  part.a = c.a_scalar ? c.a : c.a + at;
+  part.b = c.b_scalar ? c.b : c.b + at;
+  part.out = c.out + at;
+  part.n = n;
+  return part;
 }
 
 template <bool kSigned, QBinaryOp kOp>
@@ -61,12 +72,7 @@ void Kernel(const QBinaryParams& q, const QBinaryCall& c) {
     avx2::StoreLowBytes(c.out + i, out, 8);
   }
   if (whole < c.n) {
-    QBinaryCall tail = c;
-    tail.a = c.a_scalar ? c.a : c.a + whole;
-    tail.b = c.b_scalar ? c.b : c.b + whole;
-    tail.out = c.out + whole;
-    tail.n = c.n - whole;
-    kQBinaryScalar.run(q, tail);
+    kQBinaryScalar.run(q, Part(c, whole, c.n - whole));
   }
 }
 
@@ -92,12 +98,7 @@ __attribute__((noinline)) void FixBlock(const QBinaryParams& q, const QBinaryCal
   }
   for (; near != 0; near &= near - 1) {
     const int lane = __builtin_ctz(near);
-    QBinaryCall one = block;
-    one.a = block.a_scalar ? block.a : block.a + lane;
-    one.b = block.b_scalar ? block.b : block.b + lane;
-    one.out = block.out + lane;
-    one.n = 1;
-    kQBinaryScalar.run(q, one);
+    kQBinaryScalar.run(q, Part(block, static_cast<size_t>(lane), 1));
   }
 }
 
@@ -154,21 +155,11 @@ void LinearKernel(const QBinaryParams& q, const QBinaryCall& c) {
                     : _mm256_min_epu8(_mm256_max_epu8(bytes, act_min), act_max);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), bytes);
     if (__builtin_expect(!_mm256_testz_si256(inside, inside), 0)) {
-      QBinaryCall block = c;
-      block.a = kAScalar ? c.a : c.a + i;
-      block.b = kBScalar ? c.b : c.b + i;
-      block.out = c.out + i;
-      block.n = 32;
-      FixBlock<kSigned, kOp>(q, block, NearLanes(acc, fraction, limit));
+      FixBlock<kSigned, kOp>(q, Part(c, i, 32), NearLanes(acc, fraction, limit));
     }
   }
   if (whole < c.n) {
-    QBinaryCall tail = c;
-    tail.a = kAScalar ? c.a : c.a + whole;
-    tail.b = kBScalar ? c.b : c.b + whole;
-    tail.out = c.out + whole;
-    tail.n = c.n - whole;
-    Kernel<kSigned, kOp>(q, tail);
+    Kernel<kSigned, kOp>(q, Part(c, whole, c.n - whole));
   }
 }
 
