@@ -40,6 +40,18 @@ static inline __m256 Load(const float* p, __m256i mask, bool full) {
   return full ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, mask);
 }
 
+// The activation clamp of one block of sums, stored. Bound first: min/max return their
+// second operand when one is NaN, so a NaN sum stays NaN as in the reference.
+static inline void StoreClamped(float* out, __m256 acc, __m256 lo, __m256 hi, __m256i mask,
+                                bool full) {
+  const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc));
+  if (full) {
+    _mm256_storeu_ps(out, y);
+  } else {
+    _mm256_maskstore_ps(out, mask, y);
+  }
+}
+
 // P pixels from `pixel`, KS taps known at compile time (0: t.ks, weights from memory); kFull:
 // a whole block of 8 channels.
 template <int P, int KS, bool kOffsets, bool kFull>
@@ -60,15 +72,7 @@ static inline void Pixels(const FDwTile& t, const Rows<kOffsets>& rows, int pixe
   }
 #pragma GCC unroll 4
   for (int i = 0; i < P; ++i) {
-    // Bound first: min/max return their second operand when one is NaN, so a NaN sum
-    // stays NaN as in the reference.
-    const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[i]));
-    float* out = PixelOutput(t, pixel + i) + c0;
-    if (kFull) {
-      _mm256_storeu_ps(out, y);
-    } else {
-      _mm256_maskstore_ps(out, mask, y);
-    }
+    StoreClamped(PixelOutput(t, pixel + i) + c0, acc[i], lo, hi, mask, kFull);
   }
 }
 
@@ -154,13 +158,7 @@ static inline void EdgePixel(const FDwRow3x3& r, int x, int c0, __m256i mask, co
                           w[3 * fy + fx], acc);
     }
   }
-  const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc));
-  float* out = r.c + static_cast<size_t>(x) * channels + c0;
-  if (kFull) {
-    _mm256_storeu_ps(out, y);
-  } else {
-    _mm256_maskstore_ps(out, mask, y);
-  }
+  StoreClamped(r.c + static_cast<size_t>(x) * channels + c0, acc, lo, hi, mask, kFull);
 }
 
 // P pixels from x0 whose three columns are all inside the image: independent FMA chains.
@@ -186,13 +184,7 @@ static inline void InteriorPixels(const FDwRow3x3& r, int x0, int c0, __m256i ma
   }
 #pragma GCC unroll 4
   for (int i = 0; i < P; ++i) {
-    const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[i]));
-    float* out = r.c + static_cast<size_t>(x0 + i) * channels + c0;
-    if (kFull) {
-      _mm256_storeu_ps(out, y);
-    } else {
-      _mm256_maskstore_ps(out, mask, y);
-    }
+    StoreClamped(r.c + static_cast<size_t>(x0 + i) * channels + c0, acc[i], lo, hi, mask, kFull);
   }
 }
 
