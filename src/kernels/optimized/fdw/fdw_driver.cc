@@ -54,15 +54,14 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
   const int threads = pool ? pool->threads() : 1;
   const int tasks = static_cast<int>(SuggestedTaskCount(static_cast<size_t>(rows), threads));
   const int rows_per_task = (rows + tasks - 1) / tasks;
-  // Tap offsets from a pixel's top-left tap, for the interior runs.
-  ptrdiff_t offsets[kMaxTaps];
-  for (int fy = 0, tap = 0; fy < s.kernel_h; ++fy) {
-    for (int fx = 0; fx < s.kernel_w; ++fx, ++tap) {
-      offsets[tap] = (static_cast<ptrdiff_t>(fy) * s.dilation_h * s.in_w +
-                      static_cast<ptrdiff_t>(fx) * s.dilation_w) *
-                     static_cast<ptrdiff_t>(channels);
+  // Tasks on the pool, or in order on this thread.
+  auto run_tasks = [&](auto&& task) {
+    if (pool) {
+      pool->ParallelFor(static_cast<size_t>(tasks), task);
+    } else {
+      for (int i = 0; i < tasks; ++i) task(static_cast<size_t>(i));
     }
-  }
+  };
   // 3x3, stride 1, undilated: whole rows to the kernel, which skips the padding itself.
   const bool by_rows = packed.kernel->run_row3x3 != nullptr && packed.ks == 9 && s.kernel_h == 3 &&
                        s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 && s.dilation_h == 1 &&
@@ -91,12 +90,17 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
     }
   };
   if (by_rows) {
-    if (pool) {
-      pool->ParallelFor(static_cast<size_t>(tasks), row_task);
-    } else {
-      for (int i = 0; i < tasks; ++i) row_task(static_cast<size_t>(i));
-    }
+    run_tasks(row_task);
     return;
+  }
+  // Tap offsets from a pixel's top-left tap, for the interior runs.
+  ptrdiff_t offsets[kMaxTaps];
+  for (int fy = 0, tap = 0; fy < s.kernel_h; ++fy) {
+    for (int fx = 0; fx < s.kernel_w; ++fx, ++tap) {
+      offsets[tap] = (static_cast<ptrdiff_t>(fy) * s.dilation_h * s.in_w +
+                      static_cast<ptrdiff_t>(fx) * s.dilation_w) *
+                     static_cast<ptrdiff_t>(channels);
+    }
   }
   auto task = [&](size_t index) {
     const float* table[kPixelsPerCall * kMaxTaps];
@@ -178,11 +182,7 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
     }
     flush();
   };
-  if (pool) {
-    pool->ParallelFor(static_cast<size_t>(tasks), task);
-  } else {
-    for (int i = 0; i < tasks; ++i) task(static_cast<size_t>(i));
-  }
+  run_tasks(task);
 }
 
 }  // namespace octet::optimized
