@@ -83,15 +83,22 @@ inline void MatVecAccumulate(const float* matrix, int rows, int cols, const floa
   }
 }
 
-inline void Gate(const LstmGateWeights& w, const LstmParams& p, int n_batch, const float* input,
-                 const float* output_state, const float* cell_state, LstmActivation act,
-                 float* gate) {
+// The gate's products for n_batch rows: gate[b, i] = bias[i] (0 with layer norm, which adds
+// the bias after normalising) + the input products + the recurrent products.
+inline void GateProducts(const LstmGateWeights& w, const LstmParams& p, int n_batch,
+                         const float* input, const float* output_state, float* gate) {
   const int n = p.n_cell;
   for (int b = 0; b < n_batch; ++b) {
     for (int i = 0; i < n; ++i) gate[b * n + i] = w.layer_norm ? 0.f : w.bias[i];
   }
   MatVecAccumulate(w.input_weights, n, p.n_input, input, n_batch, gate);
   MatVecAccumulate(w.recurrent_weights, n, p.n_output, output_state, n_batch, gate);
+}
+
+// From the gate's products to its value: peephole, layer norm (then the bias), activation.
+inline void FinishGate(const LstmGateWeights& w, const LstmParams& p, int n_batch,
+                       const float* cell_state, LstmActivation act, float* gate) {
+  const int n = p.n_cell;
   if (w.peephole) {
     for (int b = 0; b < n_batch; ++b) {
       for (int i = 0; i < n; ++i) gate[b * n + i] += w.peephole[i] * cell_state[b * n + i];
@@ -122,12 +129,35 @@ inline int64_t LstmScratchSize(const LstmParams& p, int n_batch) {
   return int64_t{5} * n_batch * p.n_cell;
 }
 
+// The matrix products of a step as plain loops (each dot product summed on its own). A fast
+// path supplies the same two functions on its own GEMM (ops/nn/lstm_float_fast.h).
+struct LstmPlainProducts {
+  // Gate g (0 input, 1 forget, 2 cell, 3 output): lstm_detail::GateProducts.
+  void Gate(int /*g*/, const LstmGateWeights& w, const LstmParams& p, int n_batch,
+            const float* input, const float* output_state, float* gate) const {
+    lstm_detail::GateProducts(w, p, n_batch, input, output_state, gate);
+  }
+  // output_state[b, :] = projection bias (or 0) + projection_weights x hidden[b, :].
+  void Project(const LstmWeights& w, const LstmParams& p, int n_batch, const float* hidden,
+               float* output_state) const {
+    for (int b = 0; b < n_batch; ++b) {
+      for (int o = 0; o < p.n_output; ++o) {
+        output_state[b * p.n_output + o] = w.projection_bias ? w.projection_bias[o] : 0.f;
+      }
+    }
+    lstm_detail::MatVecAccumulate(w.projection_weights, p.n_output, p.n_cell, hidden, n_batch,
+                                  output_state);
+  }
+};
+
 // One time step for n_batch rows: reads input [n_batch, n_input], updates output_state
 // [n_batch, n_output] and cell_state [n_batch, n_cell] in place, writes the new output
-// state to output (rows `output_stride` floats apart).
-inline void LstmStep(const LstmWeights& w, const LstmParams& p, int n_batch, const float* input,
-                     float* output_state, float* cell_state, float* output, int output_stride,
-                     float* scratch) {
+// state to output (rows `output_stride` floats apart). `products` computes the matrix
+// products (LstmPlainProducts: the reference loops).
+template <typename Products>
+inline void LstmStepWith(const Products& products, const LstmWeights& w, const LstmParams& p,
+                         int n_batch, const float* input, float* output_state, float* cell_state,
+                         float* output, int output_stride, float* scratch) {
   const int n = p.n_cell;
   const int64_t size = static_cast<int64_t>(n_batch) * n;
   float* input_gate = scratch;
@@ -138,13 +168,15 @@ inline void LstmStep(const LstmWeights& w, const LstmParams& p, int n_batch, con
   const bool cifg = w.input_gate.input_weights == nullptr;
 
   if (!cifg) {
-    lstm_detail::Gate(w.input_gate, p, n_batch, input, output_state, cell_state,
-                      LstmActivation::kSigmoid, input_gate);
+    products.Gate(0, w.input_gate, p, n_batch, input, output_state, input_gate);
+    lstm_detail::FinishGate(w.input_gate, p, n_batch, cell_state, LstmActivation::kSigmoid,
+                            input_gate);
   }
-  lstm_detail::Gate(w.forget_gate, p, n_batch, input, output_state, cell_state,
-                    LstmActivation::kSigmoid, forget_gate);
-  lstm_detail::Gate(w.cell_gate, p, n_batch, input, output_state, cell_state, p.activation,
-                    cell_gate);
+  products.Gate(1, w.forget_gate, p, n_batch, input, output_state, forget_gate);
+  lstm_detail::FinishGate(w.forget_gate, p, n_batch, cell_state, LstmActivation::kSigmoid,
+                          forget_gate);
+  products.Gate(2, w.cell_gate, p, n_batch, input, output_state, cell_gate);
+  lstm_detail::FinishGate(w.cell_gate, p, n_batch, cell_state, p.activation, cell_gate);
 
   // c = f * c + i * g, with i = 1 - f under CIFG; then clip.
   for (int64_t i = 0; i < size; ++i) {
@@ -156,22 +188,18 @@ inline void LstmStep(const LstmWeights& w, const LstmParams& p, int n_batch, con
     }
   }
 
-  // The output gate's peephole sees the updated cell state.
-  lstm_detail::Gate(w.output_gate, p, n_batch, input, output_state, cell_state,
-                    LstmActivation::kSigmoid, output_gate);
+  // The output gate's products use the old output state (not yet updated); its peephole sees
+  // the updated cell state.
+  products.Gate(3, w.output_gate, p, n_batch, input, output_state, output_gate);
+  lstm_detail::FinishGate(w.output_gate, p, n_batch, cell_state, LstmActivation::kSigmoid,
+                          output_gate);
   for (int64_t i = 0; i < size; ++i) {
     hidden[i] = output_gate[i] * LstmActivate(p.activation, cell_state[i]);
   }
 
   const int64_t out_size = static_cast<int64_t>(n_batch) * p.n_output;
   if (w.projection_weights) {
-    for (int b = 0; b < n_batch; ++b) {
-      for (int o = 0; o < p.n_output; ++o) {
-        output_state[b * p.n_output + o] = w.projection_bias ? w.projection_bias[o] : 0.f;
-      }
-    }
-    lstm_detail::MatVecAccumulate(w.projection_weights, p.n_output, n, hidden, n_batch,
-                                  output_state);
+    products.Project(w, p, n_batch, hidden, output_state);
     if (p.proj_clip > 0.f) {
       for (int64_t i = 0; i < out_size; ++i) {
         output_state[i] = std::max(std::min(p.proj_clip, output_state[i]), -p.proj_clip);
@@ -185,6 +213,14 @@ inline void LstmStep(const LstmWeights& w, const LstmParams& p, int n_batch, con
               output_state + static_cast<int64_t>(b + 1) * p.n_output,
               output + static_cast<int64_t>(b) * output_stride);
   }
+}
+
+// One step with the reference loops.
+inline void LstmStep(const LstmWeights& w, const LstmParams& p, int n_batch, const float* input,
+                     float* output_state, float* cell_state, float* output, int output_stride,
+                     float* scratch) {
+  LstmStepWith(LstmPlainProducts{}, w, p, n_batch, input, output_state, cell_state, output,
+               output_stride, scratch);
 }
 
 // The whole sequence. time_major: input [T, B, n_input], output [T, B, n_output];

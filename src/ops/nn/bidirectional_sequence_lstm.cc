@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "kernels/reference/lstm.h"
+#include "octet/kernel_info.h"
 #include "ops/nn/lstm_checks.h"
+#include "ops/nn/lstm_float_fast.h"
 #include "ops/nn/lstm_hybrid.h"
 #include "ops/nn/lstm_step.h"
 #include "ops/nn/nn_ops.h"
@@ -46,6 +48,7 @@ struct Direction {
   reference::LstmParams params;
   LstmAuxWeights aux;  // pointers filled at eval
   nn_hybrid::LstmHybridDataPtr hybrid;
+  LstmFloatFast fast;  // float weights on the GEMM micro-kernels (no aux weights)
 };
 
 struct OpData {
@@ -61,6 +64,7 @@ struct OpData {
   int bw_input_width = 0;   // the backward cell's input features (input's or aux_input's)
   int64_t lstm_floats = 0;  // scratch floats of the kernel itself (before the copies below)
   NodeScratch scratch;
+  bool reference_only = false;  // Register_BIDIRECTIONAL_SEQUENCE_LSTM_REF
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
@@ -205,9 +209,22 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     LstmSequenceLayout l;
     l.time_major = time_major;
     l.n_batch = n_batch;
-    const int64_t floats =
-        std::max(LstmFloatSequenceScratch(data->dir[0].params, l, any_aux_weights),
-                 LstmFloatSequenceScratch(data->dir[1].params, l, any_aux_weights));
+    int64_t floats = std::max(LstmFloatSequenceScratch(data->dir[0].params, l, any_aux_weights),
+                              LstmFloatSequenceScratch(data->dir[1].params, l, any_aux_weights));
+    // Without aux weights each cell may run on the GEMM micro-kernels (the aux products stay
+    // on the reference's per-row path).
+    const LstmFloatFastShape fast_shape = time_major ? LstmFloatFastShape{1, max_time, n_batch}
+                                                     : LstmFloatFastShape{n_batch, max_time, 1};
+    bool all_fast = !any_aux_weights;
+    for (Direction& dir : data->dir) {
+      dir.fast.ready = false;
+      if (any_aux_weights) continue;
+      TF_LITE_ENSURE_OK(context, PrepareLstmFloatFast(context, node, dir.spec, dir.params,
+                                                      fast_shape, data->reference_only, &dir.fast));
+      if (dir.fast.ready) floats = std::max(floats, LstmFloatFastScratch(dir.fast));
+      all_fast = all_fast && dir.fast.ready;
+    }
+    SetNodeKernelName(context, node, all_fast ? data->dir[0].fast.kernel->name : "reference");
     data->lstm_floats = floats;
     return data->scratch.Prepare(context, node, {{kTfLiteFloat32, floats}});
   }
@@ -250,6 +267,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                                 {kTfLiteInt8, need.int8s}});
 }
 
+TfLiteStatus PrepareReference(TfLiteContext* context, TfLiteNode* node) {
+  static_cast<OpData*>(node->user_data)->reference_only = true;
+  return Prepare(context, node);
+}
+
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   const TfLiteTensor* input = tflite::GetInput(context, node, kInput);
@@ -289,6 +311,11 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
           aux.gate[g] = t->data.f;
         }
         aux.n_aux_input = data->n_aux_input;
+      }
+      if (dir.fast.ready) {
+        RunLstmFloatFast(context, dir.fast, w, /*forward=*/d == 0, x, h->data.f, c->data.f, out,
+                         out_width, out_offset, floats);
+        continue;
       }
       LstmSequenceLayout l;
       l.time_major = data->time_major;
@@ -345,6 +372,13 @@ TfLiteRegistration* Register_BIDIRECTIONAL_SEQUENCE_LSTM() {
   namespace op = octet::ops::nn::bidi_lstm;
   static TfLiteRegistration r =
       octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+  return &r;
+}
+
+TfLiteRegistration* Register_BIDIRECTIONAL_SEQUENCE_LSTM_REF() {
+  namespace op = octet::ops::nn::bidi_lstm;
+  static TfLiteRegistration r =
+      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareReference, op::Eval);
   return &r;
 }
 

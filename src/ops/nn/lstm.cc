@@ -11,8 +11,10 @@
 #include <memory>
 #include <vector>
 
+#include "octet/kernel_info.h"
 #include "ops/nn/lstm_basic_cell.h"
 #include "ops/nn/lstm_checks.h"
+#include "ops/nn/lstm_float_fast.h"
 #include "ops/nn/lstm_hybrid.h"
 #include "ops/nn/lstm_integer_8x8_8.h"
 #include "ops/nn/lstm_integer_full.h"
@@ -43,6 +45,8 @@ struct OpData {
   nn_hybrid::LstmHybridDataPtr hybrid;              // set when the weights are int8 (float input)
   nn_integer_full::LstmIntegerFullDataPtr integer;  // set when the input is int8 (8x8_16)
   nn_integer_8x8_8::LstmInteger8x8_8DataPtr integer_8x8_8;  // int8 input, 12 intermediates
+  LstmFloatFast fast;           // float weights on the GEMM micro-kernels
+  bool reference_only = false;  // Register_LSTM_REF: the reference loops on every path
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
@@ -118,9 +122,14 @@ TfLiteStatus PrepareFull(TfLiteContext* context, TfLiteNode* node, const TfLiteL
                                                             &data->hybrid));
   } else {
     data->hybrid.reset();
-    TF_LITE_ENSURE_OK(
-        context, data->scratch.Prepare(context, node,
-                                       {{kTfLiteFloat32, reference::LstmScratchSize(p, n_batch)}}));
+    // One time-major step of n_batch rows.
+    TF_LITE_ENSURE_OK(context, PrepareLstmFloatFast(context, node, LstmCellSpec{kOp}, p,
+                                                    LstmFloatFastShape{1, 1, n_batch},
+                                                    data->reference_only, &data->fast));
+    SetNodeKernelName(context, node, data->fast.ready ? data->fast.kernel->name : "reference");
+    const int64_t floats = data->fast.ready ? LstmFloatFastScratch(data->fast)
+                                            : reference::LstmScratchSize(p, n_batch);
+    TF_LITE_ENSURE_OK(context, data->scratch.Prepare(context, node, {{kTfLiteFloat32, floats}}));
   }
   return ResizeOutput(context, output, {n_batch, shape.n_output});
 }
@@ -146,6 +155,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   }
 }
 
+TfLiteStatus PrepareReference(TfLiteContext* context, TfLiteNode* node) {
+  static_cast<OpData*>(node->user_data)->reference_only = true;
+  return Prepare(context, node);
+}
+
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   if (data->basic) return BasicLstmEval(context, node, data->basic_data);
@@ -167,6 +181,12 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   reference::LstmWeights w;
   TF_LITE_ENSURE_OK(context, GatherLstmFloatWeights(context, node, LstmCellSpec{kOp}, &w));
   const reference::LstmParams& p = data->params;
+  if (data->fast.ready) {
+    RunLstmFloatFast(context, data->fast, w, /*forward=*/true, input->data.f, output_state->data.f,
+                     cell_state->data.f, output->data.f, p.n_output, 0,
+                     data->scratch.Data<float>(context, 0));
+    return kTfLiteOk;
+  }
   reference::LstmStep(w, p, data->n_batch, input->data.f, output_state->data.f, cell_state->data.f,
                       output->data.f, p.n_output, data->scratch.Data<float>(context, 0));
   return kTfLiteOk;
@@ -181,6 +201,13 @@ TfLiteRegistration* Register_LSTM() {
   namespace op = octet::ops::nn::lstm_full;
   static TfLiteRegistration r =
       octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+  return &r;
+}
+
+TfLiteRegistration* Register_LSTM_REF() {
+  namespace op = octet::ops::nn::lstm_full;
+  static TfLiteRegistration r =
+      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareReference, op::Eval);
   return &r;
 }
 

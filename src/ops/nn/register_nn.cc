@@ -51,6 +51,11 @@ void AddNnReferenceBuiltins(tflite::MutableOpResolver* resolver) {
       {tflite::BuiltinOperator_SOFTMAX, Register_SOFTMAX_REF, 3},
       {tflite::BuiltinOperator_AVERAGE_POOL_2D, Register_AVERAGE_POOL_REF, 3},
       {tflite::BuiltinOperator_MAX_POOL_2D, Register_MAX_POOL_REF, 3},
+      {tflite::BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM,
+       Register_UNIDIRECTIONAL_SEQUENCE_LSTM_REF, 4},
+      {tflite::BuiltinOperator_LSTM, Register_LSTM_REF, 4},
+      {tflite::BuiltinOperator_BIDIRECTIONAL_SEQUENCE_LSTM,
+       Register_BIDIRECTIONAL_SEQUENCE_LSTM_REF, 3},
   };
   for (const NnBuiltin& b : pinned) resolver->AddBuiltin(b.op, b.registration(), 1, b.max_version);
 }

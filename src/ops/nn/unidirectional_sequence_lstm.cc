@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "kernels/reference/lstm.h"
+#include "octet/kernel_info.h"
 #include "ops/nn/lstm_checks.h"
+#include "ops/nn/lstm_float_fast.h"
 #include "ops/nn/lstm_hybrid.h"
 #include "ops/nn/lstm_inputs.h"
 #include "ops/nn/lstm_integer.h"
@@ -63,6 +65,7 @@ struct OpData {
   NodeScratch scratch;                     // the float or hybrid kernel's buffers
   nn_integer::LstmIntegerDataPtr integer;  // set when the input is int8/int16
   nn_hybrid::LstmHybridDataPtr hybrid;     // set when the weights are int8 (float input)
+  LstmFloatFast fast;                      // float weights on the GEMM micro-kernels
 };
 
 void* Init(TfLiteContext* context, const char*, size_t) {
@@ -79,7 +82,7 @@ const TfLiteTensor* Optional(TfLiteContext* context, const TfLiteNode* node, int
   return tflite::GetOptionalInputTensor(context, node, index);
 }
 
-TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool reference_only) {
   auto* data = static_cast<OpData*>(node->user_data);
   const auto* params =
       static_cast<const TfLiteUnidirectionalSequenceLSTMParams*>(node->builtin_data);
@@ -139,12 +142,26 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     return ResizeOutput(context, output, out_dims);
   }
   data->hybrid.reset();
+  // Time-major: one sequence whose steps are all batch rows; batch-major: a sequence per row.
+  const LstmFloatFastShape fast_shape = data->time_major
+                                            ? LstmFloatFastShape{1, data->max_time, n_batch}
+                                            : LstmFloatFastShape{n_batch, data->max_time, 1};
+  TF_LITE_ENSURE_OK(context, PrepareLstmFloatFast(context, node, LstmCellSpec{kOp}, p, fast_shape,
+                                                  reference_only, &data->fast));
+  SetNodeKernelName(context, node, data->fast.ready ? data->fast.kernel->name : "reference");
   // Batch-major input is processed one sequence (batch row) at a time.
-  TF_LITE_ENSURE_OK(context, data->scratch.Prepare(
-                                 context, node,
-                                 {{kTfLiteFloat32, static_cast<int64_t>(reference::LstmScratchSize(
-                                                       p, data->time_major ? n_batch : 1))}}));
+  const int64_t floats = data->fast.ready
+                             ? LstmFloatFastScratch(data->fast)
+                             : reference::LstmScratchSize(p, data->time_major ? n_batch : 1);
+  TF_LITE_ENSURE_OK(context, data->scratch.Prepare(context, node, {{kTfLiteFloat32, floats}}));
   return ResizeOutput(context, output, out_dims);
+}
+
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  return PrepareImpl(context, node, false);
+}
+TfLiteStatus PrepareReference(TfLiteContext* context, TfLiteNode* node) {
+  return PrepareImpl(context, node, true);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -164,6 +181,12 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   reference::LstmWeights w;
   TF_LITE_ENSURE_OK(context, GatherLstmFloatWeights(context, node, LstmCellSpec{kOp}, &w));
 
+  if (data->fast.ready) {
+    RunLstmFloatFast(context, data->fast, w, /*forward=*/true, input->data.f, output_state->data.f,
+                     cell_state->data.f, output->data.f, data->params.n_output, 0,
+                     data->scratch.Data<float>(context, 0));
+    return kTfLiteOk;
+  }
   reference::UnidirectionalSequenceLstm(w, data->params, data->time_major, data->max_time,
                                         data->n_batch, input->data.f, output_state->data.f,
                                         cell_state->data.f, output->data.f,
@@ -180,6 +203,13 @@ TfLiteRegistration* Register_UNIDIRECTIONAL_SEQUENCE_LSTM() {
   namespace op = octet::ops::nn::lstm;
   static TfLiteRegistration r =
       octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+  return &r;
+}
+
+TfLiteRegistration* Register_UNIDIRECTIONAL_SEQUENCE_LSTM_REF() {
+  namespace op = octet::ops::nn::lstm;
+  static TfLiteRegistration r =
+      octet::ops::MakeRegistration(op::Init, op::Free, op::PrepareReference, op::Eval);
   return &r;
 }
 

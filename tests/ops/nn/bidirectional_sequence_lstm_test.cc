@@ -3,6 +3,7 @@
 //    (forward over the input; backward over the time-reversed input, its output reversed
 //    back), with merge_outputs on and off, time-major and batch-major, from random states
 //    over two invokes; also with the aux input as the backward cell's input;
+//  - the same for long float sequences on every kernel path (the GEMM form's chunks);
 //  - float with aux input weights against the textbook equations in double;
 //  - prepare's rejections.
 #include <gtest/gtest.h>
@@ -11,11 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cpu/cpu_features.h"
 #include "ops/nn/lstm_cell_test_util.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_test_util.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/schema/schema_generated.h"
+#include "util/kernel_paths.h"
 #include "util/op_model.h"
 
 namespace octet {
@@ -219,6 +222,30 @@ TEST(Nn_BidirectionalSequenceLstm, FloatEqualsTwoUnidirectional) {
   o.max_time = 4;
   o.n_batch = 3;
   CheckAllLayouts(fs, bs, o);
+}
+
+TEST(Nn_BidirectionalSequenceLstm, FloatLongSequencesOnEveryPath) {
+  // Long enough for the GEMM form's input products to come in several chunks (64 rows), which
+  // the backward cell takes from the end; on the reference path too.
+  std::vector<cpu::Isa> paths = testing::OptimizedPaths();
+  paths.push_back(cpu::Isa::kReference);
+  for (cpu::Isa isa : paths) {
+    SCOPED_TRACE(cpu::IsaName(isa));
+    testing::IsaScope scope(isa);
+    ASSERT_TRUE(scope.ok);
+    CellSpec fs, bs;
+    fs.n_cell = fs.n_output = 9;
+    bs.n_cell = 7;
+    bs.projection = bs.proj_bias = true;
+    bs.n_output = 5;
+    Options o;
+    o.max_time = 70;
+    o.n_batch = 2;
+    CheckAllLayouts(fs, bs, o);
+    o.max_time = 131;
+    o.n_batch = 1;
+    CheckAllLayouts(fs, bs, o);
+  }
 }
 
 TEST(Nn_BidirectionalSequenceLstm, HybridEqualsTwoUnidirectional) {

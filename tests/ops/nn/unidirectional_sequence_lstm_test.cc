@@ -4,17 +4,23 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <random>
+#include <string>
 #include <vector>
 
+#include "kernels/cpu/cpu_features.h"
+#include "octet/kernel_info.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_test_util.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/schema/schema_generated.h"
+#include "util/kernel_paths.h"
 #include "util/op_model.h"
 
 namespace octet {
 namespace {
 
+using testing::IsaScope;
 using testing::OpModel;
 
 struct Spec {
@@ -173,8 +179,9 @@ Built BuildModel(OpModel& m, const Spec& s, const std::map<int, std::vector<floa
   return b;
 }
 
-// Runs two invokes (the states must carry over) and compares both with the naive model.
-void Check(const Spec& s) {
+// Runs two invokes (the states must carry over) and compares both with the naive model, on
+// the reference path and on every optimized path the CPU runs (the GEMM form).
+void CheckOnPath(const Spec& s) {
   auto w = MakeWeights(s);
   OpModel m;
   const Built b = BuildModel(m, s, w);
@@ -192,6 +199,17 @@ void Check(const Spec& s) {
     nn_test::ExpectAllNear(m.GetOutput<float>(b.output), want, 2e-5, 1e-4);
     nn_test::ExpectAllNear(m.GetOutput<float>(b.output_state), naive.h, 2e-5, 1e-4);
     nn_test::ExpectAllNear(m.GetOutput<float>(b.cell_state), naive.c, 2e-5, 1e-4);
+  }
+}
+
+void Check(const Spec& s) {
+  std::vector<cpu::Isa> paths = testing::OptimizedPaths();
+  paths.push_back(cpu::Isa::kReference);
+  for (cpu::Isa isa : paths) {
+    SCOPED_TRACE(cpu::IsaName(isa));
+    IsaScope scope(isa);
+    ASSERT_TRUE(scope.ok);
+    CheckOnPath(s);
   }
 }
 
@@ -240,6 +258,103 @@ TEST(Nn_UnidirectionalSequenceLstm, LayerNorm) {
   Check(s);
   s.cifg = true;
   Check(s);
+}
+
+// ---- the GEMM form (optimized paths) against the reference loops ----
+
+struct PathRun {
+  std::vector<float> output, output_state, cell_state;
+  std::string kernel;
+};
+
+// Two invokes from zero states on the current path; the second's results.
+PathRun RunOnPath(const Spec& s, const std::map<int, std::vector<float>>& w,
+                  const std::vector<float>& in1, const std::vector<float>& in2,
+                  TfLiteRegistration* registration) {
+  OpModel m;
+  const Built b = BuildModel(m, s, w);
+  m.SetBuiltinOp(tflite::BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM, registration, Params(s));
+  PathRun r;
+  if (m.Build() != kTfLiteOk) {
+    ADD_FAILURE() << m.error();
+    return r;
+  }
+  r.kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
+  for (const auto* in : {&in1, &in2}) {
+    m.SetInput(b.input, *in);
+    if (m.Invoke() != kTfLiteOk) {
+      ADD_FAILURE() << m.error();
+      return r;
+    }
+  }
+  r.output = m.GetOutput<float>(b.output);
+  r.output_state = m.GetOutput<float>(b.output_state);
+  r.cell_state = m.GetOutput<float>(b.cell_state);
+  return r;
+}
+
+void ExpectClose(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    // Sums of a few hundred products ordered differently, through sigmoid/tanh (slope <= 1).
+    ASSERT_NEAR(got[i], want[i], 2e-6f + 2e-5f * std::fabs(want[i])) << what << " [" << i << "]";
+  }
+}
+
+TEST(Nn_UnidirectionalSequenceLstm, GemmFormMatchesReferenceOverRandomCells) {
+  std::mt19937 rng(2026);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int trial = 0; trial < 60; ++trial) {
+    Spec s;
+    s.time_major = pick(0, 1) == 1;
+    s.n_batch = pick(1, 5);
+    // Long sequences cross the input products' chunks (64 rows), forwards.
+    s.max_time = trial % 10 == 0 ? pick(60, 140) : pick(1, 12);
+    s.n_input = pick(1, 40);
+    s.n_cell = pick(1, 40);
+    s.cifg = pick(0, 3) == 0;
+    s.peephole = pick(0, 2) == 0;
+    s.layer_norm = pick(0, 3) == 0;
+    s.full_24_inputs = s.layer_norm || pick(0, 1) == 1;
+    s.projection = pick(0, 2) == 0;
+    s.proj_bias = s.projection && pick(0, 1) == 1;
+    s.n_output = s.projection ? pick(1, 40) : s.n_cell;
+    s.cell_clip = pick(0, 2) == 0 ? 0.5f : 0.f;
+    s.proj_clip = s.projection && pick(0, 2) == 0 ? 0.3f : 0.f;
+    SCOPED_TRACE("trial " + std::to_string(trial) + ": batch " + std::to_string(s.n_batch) +
+                 " time " + std::to_string(s.max_time) + " input " + std::to_string(s.n_input) +
+                 " cell " + std::to_string(s.n_cell) + " output " + std::to_string(s.n_output) +
+                 (s.time_major ? " time-major" : " batch-major") + (s.cifg ? " cifg" : "") +
+                 (s.peephole ? " peephole" : "") + (s.layer_norm ? " layer-norm" : "") +
+                 (s.projection ? " projection" : ""));
+    const auto w = MakeWeights(s);
+    const int n = s.max_time * s.n_batch * s.n_input;
+    const auto in1 = nn_test::Random(n, 500 + trial, -1.f, 1.f);
+    const auto in2 = nn_test::Random(n, 900 + trial, -1.f, 1.f);
+    PathRun want;
+    {
+      IsaScope scope(cpu::Isa::kReference);
+      want =
+          RunOnPath(s, w, in1, in2, tflite::ops::builtin::Register_UNIDIRECTIONAL_SEQUENCE_LSTM());
+    }
+    EXPECT_EQ(want.kernel, "reference");
+    for (cpu::Isa isa : testing::OptimizedPaths()) {
+      SCOPED_TRACE(cpu::IsaName(isa));
+      IsaScope scope(isa);
+      const PathRun got =
+          RunOnPath(s, w, in1, in2, tflite::ops::builtin::Register_UNIDIRECTIONAL_SEQUENCE_LSTM());
+      EXPECT_NE(got.kernel, "reference");
+      ExpectClose(got.output, want.output, "output");
+      ExpectClose(got.output_state, want.output_state, "output_state");
+      ExpectClose(got.cell_state, want.cell_state, "cell_state");
+      // The pinned registration keeps the reference loops, bit for bit, on any path.
+      const PathRun pinned = RunOnPath(
+          s, w, in1, in2, tflite::ops::builtin::Register_UNIDIRECTIONAL_SEQUENCE_LSTM_REF());
+      EXPECT_EQ(pinned.kernel, "reference");
+      EXPECT_EQ(pinned.output, want.output);
+      EXPECT_EQ(pinned.cell_state, want.cell_state);
+    }
+  }
 }
 
 // ---- validation ----------------------------------------------------------------------
