@@ -66,6 +66,22 @@ struct Sizes {
   int state_size = 0;
 };
 
+// The weights and biases of the four gates.
+template <typename BiasT>
+struct Weights {
+  const int8_t* input_to[4];      // forget, input, cell, output: [state, input]
+  const int8_t* recurrent_to[4];  // [state, state]
+  const BiasT* bias[4];           // [state]
+};
+enum Gate { kForget = 0, kInputGate = 1, kCellGate = 2, kOutputGate = 3 };
+
+// The end of one int32 FC output: requantize the (wrapped) sum with its bias, add the output
+// offset, clamp to the activation range.
+inline int16_t FinishFc(const FcParams& p, int32_t acc) {
+  const int32_t v = quant::MultiplyByQuantizedMultiplier(acc, p.multiplier, p.shift);
+  return static_cast<int16_t>(std::min(p.act_max, std::max(p.act_min, v + p.output_offset)));
+}
+
 // FC for int8 activations (int32 bias, int32 accumulator) or int16 activations (int64
 // bias and accumulator), writing int16. `rows` = out depth, `depth` = in depth.
 template <typename ActT, typename BiasT>
@@ -78,19 +94,30 @@ inline void FullyConnected(const FcParams& p, int batches, int depth, int rows, 
       int64_t acc = 0;
       for (int d = 0; d < depth; ++d) acc += int32_t{wr[d]} * (int32_t{xb[d]} + p.input_offset);
       if (bias) acc += bias[r];
-      int32_t v;
       if constexpr (std::is_same_v<BiasT, int64_t>) {
-        v = quant::MultiplyByQuantizedMultiplier(acc, p.multiplier, p.shift);
+        const int32_t v = quant::MultiplyByQuantizedMultiplier(acc, p.multiplier, p.shift);
+        out[int64_t{b} * rows + r] =
+            static_cast<int16_t>(std::min(p.act_max, std::max(p.act_min, v + p.output_offset)));
       } else {
         // The reference sums in int32; wrap as it would.
-        v = quant::MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), p.multiplier, p.shift);
+        out[int64_t{b} * rows + r] = FinishFc(p, static_cast<int32_t>(acc));
       }
-      v += p.output_offset;
-      out[int64_t{b} * rows + r] =
-          static_cast<int16_t>(std::min(p.act_max, std::max(p.act_min, v)));
     }
   }
 }
+
+// The products of one gate (input FC with the gate's bias into `gate`, recurrent FC into
+// `recurrent`) as the reference loops. A fast path supplies its own (the same bits).
+struct PlainFc {
+  template <typename ActT, typename BiasT>
+  void Gate(int g, const GateParams& p, const Weights<BiasT>& w, int batches, int input_size,
+            int state_size, const ActT* x, const ActT* h, int16_t* gate, int16_t* recurrent) const {
+    FullyConnected<ActT, BiasT>(p.input_fc, batches, input_size, state_size, x, w.input_to[g],
+                                w.bias[g], gate);
+    FullyConnected<ActT, BiasT>(p.recurrent_fc, batches, state_size, state_size, h,
+                                w.recurrent_to[g], static_cast<const BiasT*>(nullptr), recurrent);
+  }
+};
 
 inline void AddSaturating(const int16_t* a, const int16_t* b, int n, int16_t* out) {
   for (int i = 0; i < n; ++i) {
@@ -137,22 +164,12 @@ struct Buffers {
   int16_t* b3;
 };
 
-// The weights and biases of the four gates.
-template <typename BiasT>
-struct Weights {
-  const int8_t* input_to[4];      // forget, input, cell, output: [state, input]
-  const int8_t* recurrent_to[4];  // [state, state]
-  const BiasT* bias[4];           // [state]
-};
-enum Gate { kForget = 0, kInputGate = 1, kCellGate = 2, kOutputGate = 3 };
-
-template <typename ActT, typename BiasT>
-inline void GateStep(const GateParams& g, int batches, int input_size, int state_size,
-                     const ActT* x, const ActT* h, const int8_t* w, const int8_t* r,
-                     const BiasT* bias, bool tanh_activation, int16_t* gate, int16_t* scratch) {
-  FullyConnected<ActT, BiasT>(g.input_fc, batches, input_size, state_size, x, w, bias, gate);
-  FullyConnected<ActT, BiasT>(g.recurrent_fc, batches, state_size, state_size, h, r,
-                              static_cast<const BiasT*>(nullptr), scratch);
+template <typename ActT, typename BiasT, typename Products>
+inline void GateStep(const Products& products, int g, const GateParams& gp, const Weights<BiasT>& w,
+                     int batches, int input_size, int state_size, const ActT* x, const ActT* h,
+                     bool tanh_activation, int16_t* gate, int16_t* scratch) {
+  products.template Gate<ActT, BiasT>(g, gp, w, batches, input_size, state_size, x, h, gate,
+                                      scratch);
   const int n = batches * state_size;
   AddSaturating(gate, scratch, n, gate);
   if (tanh_activation) {
@@ -164,21 +181,20 @@ inline void GateStep(const GateParams& g, int batches, int input_size, int state
 
 // One LSTM step over `batches` rows: x [batches, input], h [batches, state] (updated),
 // c [batches, state] (updated), out [batches, state] (receives the new h).
-template <typename ActT, typename BiasT>
+template <typename ActT, typename BiasT, typename Products = PlainFc>
 inline void Step(const Params& p, const Weights<BiasT>& w, int batches, int input_size,
-                 int state_size, const ActT* x, ActT* h, int16_t* c, ActT* out,
-                 const Buffers& buf) {
+                 int state_size, const ActT* x, ActT* h, int16_t* c, ActT* out, const Buffers& buf,
+                 const Products& products = Products{}) {
   const int n = batches * state_size;
   int16_t* forget = buf.b0;
-  GateStep<ActT, BiasT>(p.forget, batches, input_size, state_size, x, h, w.input_to[kForget],
-                        w.recurrent_to[kForget], w.bias[kForget], false, forget, buf.b3);
+  GateStep<ActT, BiasT>(products, kForget, p.forget, w, batches, input_size, state_size, x, h,
+                        false, forget, buf.b3);
   int16_t* input = buf.b1;
-  GateStep<ActT, BiasT>(p.input, batches, input_size, state_size, x, h, w.input_to[kInputGate],
-                        w.recurrent_to[kInputGate], w.bias[kInputGate], false, input, buf.b3);
+  GateStep<ActT, BiasT>(products, kInputGate, p.input, w, batches, input_size, state_size, x, h,
+                        false, input, buf.b3);
   int16_t* cell = buf.b2;
-  GateStep<ActT, BiasT>(p.cell, batches, input_size, state_size, x, h, w.input_to[kCellGate],
-                        w.recurrent_to[kCellGate], w.bias[kCellGate], p.cell_gate_tanh, cell,
-                        buf.b3);
+  GateStep<ActT, BiasT>(products, kCellGate, p.cell, w, batches, input_size, state_size, x, h,
+                        p.cell_gate_tanh, cell, buf.b3);
 
   // Cell update: c = f*c + i*g (the product of i and g overwrites the input gate buffer).
   Mul<int16_t>(p.forget_cell_mul, forget, c, n, c);
@@ -191,8 +207,8 @@ inline void Step(const Params& p, const Weights<BiasT>& w, int batches, int inpu
   }
 
   int16_t* output = buf.b1;
-  GateStep<ActT, BiasT>(p.output, batches, input_size, state_size, x, h, w.input_to[kOutputGate],
-                        w.recurrent_to[kOutputGate], w.bias[kOutputGate], false, output, buf.b3);
+  GateStep<ActT, BiasT>(products, kOutputGate, p.output, w, batches, input_size, state_size, x, h,
+                        false, output, buf.b3);
   Tanh(p.cell_state_scale_power, c, n, buf.b0);
   Mul<ActT>(p.output_mul, buf.b0, output, n, h);
   std::memcpy(out, h, sizeof(ActT) * static_cast<size_t>(n));

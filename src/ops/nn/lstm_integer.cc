@@ -8,12 +8,16 @@
 #include <cstdarg>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/alloc_guard.h"
 #include "kernels/reference/lstm_integer.h"
+#include "octet/kernel_info.h"
 #include "ops/nn/lstm_inputs.h"
+#include "ops/nn/lstm_integer_fast.h"
 #include "ops/nn/lstm_integer_full.h"
+#include "ops/nn/nn_quant.h"
 #include "ops/op_util.h"
 #include "quant/quantization_util.h"
 #include "quant/spec_checks.h"
@@ -31,6 +35,7 @@ struct LstmIntegerData {
   mutable std::vector<int16_t> buffers;  // four buffers, back to back (eval scratch)
   // Set for the int8 variants TFLite Micro does not run: TFLite's own integer LSTM.
   nn_integer_full::LstmIntegerFullDataPtr full;
+  LstmIntegerFast fast;  // int8 activations on the quantized GEMM micro-kernels
 };
 
 void LstmIntegerDataDeleter::operator()(LstmIntegerData* data) const { delete data; }
@@ -129,7 +134,7 @@ TfLiteStatus MakeMul(TfLiteContext* context, const char* role, const TfLiteTenso
 }  // namespace
 
 TfLiteStatus LstmIntegerPrepare(TfLiteContext* context, TfLiteNode* node,
-                                LstmIntegerDataPtr* data_ptr) {
+                                LstmIntegerDataPtr* data_ptr, bool reference_only) {
   if (!*data_ptr) data_ptr->reset(new LstmIntegerData);
   LstmIntegerData* data = data_ptr->get();
   const auto* params =
@@ -314,6 +319,26 @@ TfLiteStatus LstmIntegerPrepare(TfLiteContext* context, TfLiteNode* node,
   const int rows_per_step = s.time_major ? s.batch : 1;
   data->buffers.assign(static_cast<size_t>(4) * rows_per_step * s.state_size, 0);
 
+  data->fast.ready = false;
+  if (data->activation_type == kTfLiteInt8) {
+    const int kGateBias[4] = {kForgetGateBias, kInputGateBias, kCellGateBias, kOutputGateBias};
+    bool constant = true;
+    ref::Weights<int32_t> w;
+    for (int g = 0; g < 4; ++g) {
+      for (int i : {in_w[g], rec_w[g], kGateBias[g]}) {
+        constant = constant && t[i] != nullptr && t[i]->data.raw != nullptr &&
+                   nn::IsConstantOrAbsent(t[i]);
+      }
+      if (!constant) break;
+      w.input_to[g] = t[in_w[g]]->data.int8;
+      w.recurrent_to[g] = t[rec_w[g]]->data.int8;
+      w.bias[g] = t[kGateBias[g]]->data.i32;
+    }
+    TF_LITE_ENSURE_OK(context, PrepareLstmIntegerFast(context, data->params, data->sizes, w,
+                                                      constant, reference_only, &data->fast));
+  }
+  SetNodeKernelName(context, node, data->fast.kernel_name);
+
   TfLiteIntArray* out_dims = octet::OrThrow(TfLiteIntArrayCopy(input->dims));
   out_dims->data[2] = s.state_size;
   return context->ResizeTensor(context, output, out_dims);
@@ -357,6 +382,13 @@ TfLiteStatus Run(TfLiteContext* context, TfLiteNode* node, const LstmIntegerData
   int16_t* base = data.buffers.data();
   const size_t n = data.buffers.size() / 4;
   const ref::Buffers buf{base, base + n, base + 2 * n, base + 3 * n};
+  if constexpr (std::is_same_v<ActT, int8_t>) {
+    if (data.fast.ready) {
+      RunLstmIntegerFast(context, data.fast, data.params, s, w, t[kInput]->data.int8,
+                         hidden->data.int8, cell->data.i16, output->data.int8, buf);
+      return kTfLiteOk;
+    }
+  }
   ref::Sequence<ActT, BiasT>(data.params, s, w, reinterpret_cast<const ActT*>(t[kInput]->data.raw),
                              reinterpret_cast<ActT*>(hidden->data.raw), cell->data.i16,
                              reinterpret_cast<ActT*>(output->data.raw), buf);

@@ -19,7 +19,9 @@ using LstmIntegerDataPtr = std::unique_ptr<LstmIntegerData, LstmIntegerDataDelet
 // Validates the node (20 or 24 inputs, standard LSTM only, types, shapes, quantization)
 // and computes the requantization constants into *data (allocated when null). Resizes the
 // output like the input with the last dimension set to the state size.
-TfLiteStatus LstmIntegerPrepare(TfLiteContext* context, TfLiteNode* node, LstmIntegerDataPtr* data);
+// `reference_only` (Register_X_REF) keeps the reference loops on every kernel path.
+TfLiteStatus LstmIntegerPrepare(TfLiteContext* context, TfLiteNode* node, LstmIntegerDataPtr* data,
+                                bool reference_only = false);
 
 // Runs the sequence; output and cell states persist in their variable tensors.
 TfLiteStatus LstmIntegerEval(TfLiteContext* context, TfLiteNode* node, const LstmIntegerData* data);

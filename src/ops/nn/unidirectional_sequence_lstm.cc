@@ -92,7 +92,7 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
                   "expected 20 or 24 inputs, got %d", n_inputs);
   const TfLiteTensor* input0 = Optional(context, node, kInput);
   if (input0 && (input0->type == kTfLiteInt8 || input0->type == kTfLiteInt16)) {
-    return nn_integer::LstmIntegerPrepare(context, node, &data->integer);
+    return nn_integer::LstmIntegerPrepare(context, node, &data->integer, reference_only);
   }
   data->integer.reset();
   OCTET_OP_ENSURE(context, tflite::NumOutputs(node) == 1, kOp, "expected 1 output, got %d",

@@ -1,6 +1,8 @@
 // Integer UNIDIRECTIONAL_SEQUENCE_LSTM: a hand-worked exact case (power-of-two scales,
 // bias-only gates) over two invokes, int8 and int16 activations against a double LSTM on
-// dequantized values (time- and batch-major, state carried across invokes), and
+// dequantized values (time- and batch-major, state carried across invokes), the int8 cell on
+// every optimized kernel path (its FCs on the quantized GEMM) bit for bit against the reference
+// loops over random shapes, zero points, weights and biases that wrap the int32 sums, and
 // prepare's one-line errors.
 #include "ops/nn/lstm_integer.h"
 
@@ -11,12 +13,16 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "kernels/cpu/cpu_features.h"
+#include "octet/kernel_info.h"
 #include "ops/nn/nn_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/schema/schema_generated.h"
+#include "util/kernel_paths.h"
 #include "util/op_model.h"
 
 namespace octet {
@@ -247,6 +253,105 @@ TEST(LstmInteger, Int8TimeMajorMatchesDouble) { CompareWithDouble<int8_t>(true, 
 TEST(LstmInteger, Int8BatchMajorWithClipMatchesDouble) { CompareWithDouble<int8_t>(false, 0.3f); }
 TEST(LstmInteger, Int16TimeMajorMatchesDouble) { CompareWithDouble<int16_t>(true, 0.f); }
 TEST(LstmInteger, Int16BatchMajorMatchesDouble) { CompareWithDouble<int16_t>(false, 0.f); }
+
+// ---- the GEMM form (optimized paths) against the reference loops, bit for bit ----
+
+struct QRun {
+  std::vector<int8_t> output, hidden;
+  std::vector<int16_t> cell;
+  std::string kernel;
+};
+
+// Two invokes (the states carry over) through `q`'s registration on the current path.
+QRun RunTwice(QLstm<int8_t> q, const std::vector<int8_t>& x1, const std::vector<int8_t>& x2) {
+  OpModel m;
+  q.Build(m);
+  QRun r;
+  if (m.Build() != kTfLiteOk) {
+    ADD_FAILURE() << m.error();
+    return r;
+  }
+  r.kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
+  m.SetInput(q.hidden, std::vector<int8_t>(size_t(q.batch) * q.n_state, int8_t(q.h_zp)));
+  for (const auto* x : {&x1, &x2}) {
+    m.SetInput(q.input, *x);
+    if (m.Invoke() != kTfLiteOk) {
+      ADD_FAILURE() << m.error();
+      return r;
+    }
+  }
+  r.output = m.GetOutput<int8_t>(q.output);
+  r.hidden = m.GetOutput<int8_t>(q.hidden);
+  r.cell = m.GetOutput<int16_t>(q.cell);
+  return r;
+}
+
+TEST(LstmInteger, Int8GemmFormMatchesReferenceBitForBit) {
+  std::mt19937 rng(77);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  auto unit = [&] { return std::uniform_real_distribution<float>(0.f, 1.f)(rng); };
+  for (int trial = 0; trial < 80; ++trial) {
+    QLstm<int8_t> q;
+    q.batch = pick(1, 4);
+    q.time = pick(1, 9);
+    q.n_input = pick(1, 40);
+    q.n_state = pick(1, 40);
+    q.time_major = pick(0, 1) == 1;
+    q.cell_clip = pick(0, 2) == 0 ? 0.4f : 0.f;
+    const int zps[] = {-128, 127, 0, pick(-128, 127)};
+    q.in_zp = zps[pick(0, 3)];
+    q.h_zp = zps[pick(0, 3)];
+    q.in_scale = 0.005f + 0.05f * unit();
+    q.h_scale = 1.f / 128;
+    q.cell_scale = 1.f / 2048;
+    // Every fourth trial: biases near the int32 limits, so the reference's int32 sums wrap.
+    const bool wrap = trial % 4 == 3;
+    for (int i = 0; i < 8; ++i) {
+      const int cols = i < 4 ? q.n_input : q.n_state;
+      q.w_scale[i] = 0.002f + 0.02f * unit();
+      q.w[i].resize(size_t(q.n_state) * cols);
+      for (auto& v : q.w[i]) v = static_cast<int8_t>(pick(0, 3) == 0 ? -128 : pick(-128, 127));
+    }
+    for (int g = 0; g < 4; ++g) {
+      q.bias[g].resize(q.n_state);
+      for (auto& b : q.bias[g]) {
+        b = wrap ? (pick(0, 1) ? std::numeric_limits<int32_t>::max() - pick(0, 5000)
+                               : std::numeric_limits<int32_t>::min() + pick(0, 5000))
+                 : pick(-20000, 20000);
+      }
+    }
+    SCOPED_TRACE("trial " + std::to_string(trial) + ": batch " + std::to_string(q.batch) +
+                 " time " + std::to_string(q.time) + " input " + std::to_string(q.n_input) +
+                 " state " + std::to_string(q.n_state) +
+                 (q.time_major ? " time-major" : " batch-major") + " zp " +
+                 std::to_string(q.in_zp) + "/" + std::to_string(q.h_zp));
+    std::vector<int8_t> x1(size_t(q.batch) * q.time * q.n_input), x2(x1.size());
+    for (auto& v : x1) v = static_cast<int8_t>(pick(-128, 127));
+    for (auto& v : x2) v = static_cast<int8_t>(pick(-128, 127));
+    QRun want;
+    {
+      testing::IsaScope scope(cpu::Isa::kReference);
+      want = RunTwice(q, x1, x2);
+    }
+    EXPECT_EQ(want.kernel, "reference");
+    for (cpu::Isa isa : testing::OptimizedPaths()) {
+      SCOPED_TRACE(cpu::IsaName(isa));
+      testing::IsaScope scope(isa);
+      const QRun got = RunTwice(q, x1, x2);
+      EXPECT_NE(got.kernel, "reference");
+      EXPECT_EQ(got.output, want.output);
+      EXPECT_EQ(got.hidden, want.hidden);
+      EXPECT_EQ(got.cell, want.cell);
+      // The builtin dispatches int8 input here too; its pinned registration keeps the loops.
+      QLstm<int8_t> pinned = q;
+      pinned.registration = tflite::ops::builtin::Register_UNIDIRECTIONAL_SEQUENCE_LSTM_REF();
+      const QRun ref = RunTwice(pinned, x1, x2);
+      EXPECT_EQ(ref.kernel, "reference");
+      EXPECT_EQ(ref.output, want.output);
+      EXPECT_EQ(ref.cell, want.cell);
+    }
+  }
+}
 
 // ---- prepare errors ----
 
