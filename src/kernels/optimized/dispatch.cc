@@ -54,6 +54,15 @@ const FQuantKernel* FQuantKernelFor(cpu::Isa isa) {
 const FBinaryKernel* FBinaryKernelFor(cpu::Isa isa) {
   return Pick(isa, &kFBinaryScalar, &kFBinaryAvx2, &kFBinaryAvx512);
 }
+#if defined(OCTET_HAVE_LIBMVEC)
+const FUnaryKernel* FUnaryKernelFor(cpu::Isa isa) {
+  return Pick(isa, &kFUnaryScalar, &kFUnaryAvx2, &kFUnaryAvx2);
+}
+#else
+const FUnaryKernel* FUnaryKernelFor(cpu::Isa isa) {
+  return Pick(isa, &kFUnaryScalar, &kFUnaryScalar, &kFUnaryScalar);
+}
+#endif
 #else
 const QGemmKernel* QGemmKernelFor(cpu::Isa isa) {
   return Pick<QGemmKernel>(isa, &kQGemmScalar, nullptr, nullptr);
@@ -82,6 +91,9 @@ const FQuantKernel* FQuantKernelFor(cpu::Isa isa) {
 }
 const FBinaryKernel* FBinaryKernelFor(cpu::Isa isa) {
   return Pick<FBinaryKernel>(isa, &kFBinaryScalar, nullptr, nullptr);
+}
+const FUnaryKernel* FUnaryKernelFor(cpu::Isa isa) {
+  return Pick<FUnaryKernel>(isa, &kFUnaryScalar, nullptr, nullptr);
 }
 #endif
 

@@ -7,6 +7,7 @@
 #include "kernels/optimized/fdw/fdw.h"
 #include "kernels/optimized/fgemm/fgemm.h"
 #include "kernels/optimized/fquant/fquant.h"
+#include "kernels/optimized/funary/funary.h"
 #include "kernels/optimized/qbinary/qbinary.h"
 #include "kernels/optimized/qconvert/qconvert.h"
 #include "kernels/optimized/qdw/qdw.h"
@@ -30,5 +31,7 @@ const FGemmKernel* FGemmKernelFor(cpu::Isa isa);
 const FDwKernel* FDwKernelFor(cpu::Isa isa);
 const FQuantKernel* FQuantKernelFor(cpu::Isa isa);
 const FBinaryKernel* FBinaryKernelFor(cpu::Isa isa);
+// LOGISTIC/TANH: the AVX-512 path runs the AVX2 kernel (libmvec's 8-lane functions).
+const FUnaryKernel* FUnaryKernelFor(cpu::Isa isa);
 
 }  // namespace octet::optimized

@@ -95,9 +95,9 @@ inline void GateProducts(const LstmGateWeights& w, const LstmParams& p, int n_ba
   MatVecAccumulate(w.recurrent_weights, n, p.n_output, output_state, n_batch, gate);
 }
 
-// From the gate's products to its value: peephole, layer norm (then the bias), activation.
+// From the gate's products to its pre-activation: peephole, layer norm (then the bias).
 inline void FinishGate(const LstmGateWeights& w, const LstmParams& p, int n_batch,
-                       const float* cell_state, LstmActivation act, float* gate) {
+                       const float* cell_state, float* gate) {
   const int n = p.n_cell;
   if (w.peephole) {
     for (int b = 0; b < n_batch; ++b) {
@@ -119,7 +119,6 @@ inline void FinishGate(const LstmGateWeights& w, const LstmParams& p, int n_batc
       for (int i = 0; i < n; ++i) g[i] = g[i] + w.bias[i];
     }
   }
-  for (int i = 0; i < n_batch * n; ++i) gate[i] = LstmActivate(act, gate[i]);
 }
 
 }  // namespace lstm_detail
@@ -129,9 +128,14 @@ inline int64_t LstmScratchSize(const LstmParams& p, int n_batch) {
   return int64_t{5} * n_batch * p.n_cell;
 }
 
-// The matrix products of a step as plain loops (each dot product summed on its own). A fast
-// path supplies the same two functions on its own GEMM (ops/nn/lstm_float_fast.h).
+// The matrix products and activations of a step as plain loops (each dot product summed on
+// its own). A fast path supplies the same functions on its own GEMM and vector kernels
+// (ops/nn/lstm_float_fast.h).
 struct LstmPlainProducts {
+  // out[i] = act(in[i]) for i < n (in and out may be the same array).
+  void Activate(LstmActivation act, const float* in, float* out, int64_t n) const {
+    for (int64_t i = 0; i < n; ++i) out[i] = LstmActivate(act, in[i]);
+  }
   // Gate g (0 input, 1 forget, 2 cell, 3 output): lstm_detail::GateProducts.
   void Gate(int /*g*/, const LstmGateWeights& w, const LstmParams& p, int n_batch,
             const float* input, const float* output_state, float* gate) const {
@@ -169,14 +173,15 @@ inline void LstmStepWith(const Products& products, const LstmWeights& w, const L
 
   if (!cifg) {
     products.Gate(0, w.input_gate, p, n_batch, input, output_state, input_gate);
-    lstm_detail::FinishGate(w.input_gate, p, n_batch, cell_state, LstmActivation::kSigmoid,
-                            input_gate);
+    lstm_detail::FinishGate(w.input_gate, p, n_batch, cell_state, input_gate);
+    products.Activate(LstmActivation::kSigmoid, input_gate, input_gate, size);
   }
   products.Gate(1, w.forget_gate, p, n_batch, input, output_state, forget_gate);
-  lstm_detail::FinishGate(w.forget_gate, p, n_batch, cell_state, LstmActivation::kSigmoid,
-                          forget_gate);
+  lstm_detail::FinishGate(w.forget_gate, p, n_batch, cell_state, forget_gate);
+  products.Activate(LstmActivation::kSigmoid, forget_gate, forget_gate, size);
   products.Gate(2, w.cell_gate, p, n_batch, input, output_state, cell_gate);
-  lstm_detail::FinishGate(w.cell_gate, p, n_batch, cell_state, p.activation, cell_gate);
+  lstm_detail::FinishGate(w.cell_gate, p, n_batch, cell_state, cell_gate);
+  products.Activate(p.activation, cell_gate, cell_gate, size);
 
   // c = f * c + i * g, with i = 1 - f under CIFG; then clip.
   for (int64_t i = 0; i < size; ++i) {
@@ -191,11 +196,10 @@ inline void LstmStepWith(const Products& products, const LstmWeights& w, const L
   // The output gate's products use the old output state (not yet updated); its peephole sees
   // the updated cell state.
   products.Gate(3, w.output_gate, p, n_batch, input, output_state, output_gate);
-  lstm_detail::FinishGate(w.output_gate, p, n_batch, cell_state, LstmActivation::kSigmoid,
-                          output_gate);
-  for (int64_t i = 0; i < size; ++i) {
-    hidden[i] = output_gate[i] * LstmActivate(p.activation, cell_state[i]);
-  }
+  lstm_detail::FinishGate(w.output_gate, p, n_batch, cell_state, output_gate);
+  products.Activate(LstmActivation::kSigmoid, output_gate, output_gate, size);
+  products.Activate(p.activation, cell_state, hidden, size);
+  for (int64_t i = 0; i < size; ++i) hidden[i] = output_gate[i] * hidden[i];
 
   const int64_t out_size = static_cast<int64_t>(n_batch) * p.n_output;
   if (w.projection_weights) {

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/dispatch.h"
 #include "kernels/optimized/lut/byte_table.h"
 #include "kernels/reference/broadcast.h"
 #include "kernels/reference/integer_elementwise.h"
@@ -229,9 +230,10 @@ TfLiteStatus PrepareQuantizedAct(TfLiteContext *context, const char *op, const T
 }
 
 // Float through the shared unary prepare; int8/uint8(/int16) through the quantized one.
+// `reference_only` (Register_X_REF): no table, the reference arithmetic on every path.
 template <Act kAct>
 TfLiteStatus PrepareAct(TfLiteContext *context, TfLiteNode *node, const char *op, UnaryFn f32,
-                        bool int16_ok) {
+                        bool int16_ok, bool reference_only = false) {
   const TfLiteTensor *input;
   TfLiteTensor *output;
   TF_LITE_ENSURE_STATUS(GetIo(context, node, op, 1, &input, &output));
@@ -251,18 +253,46 @@ TfLiteStatus PrepareAct(TfLiteContext *context, TfLiteNode *node, const char *op
     TF_LITE_KERNEL_LOG(context, "%s: input type %s is not supported", op, TypeName(input->type));
   }
   TF_LITE_ENSURE_STATUS(status);
-  if (input->type != kTfLiteInt16 && cpu::ActiveIsa() != cpu::Isa::kReference) {
+  if (input->type != kTfLiteInt16 && !reference_only && cpu::ActiveIsa() != cpu::Isa::kReference) {
     input->type == kTfLiteInt8 ? FillActTable<kAct, int8_t>(d) : FillActTable<kAct, uint8_t>(d);
     SetNodeKernelName(context, node, "byte_table");
   }
   return ResizeOutput(context, output, Shape::Of(input));
 }
 
-TfLiteStatus LogisticPrepare(TfLiteContext *c, TfLiteNode *n) {
-  return PrepareAct<Act::kLogistic>(c, n, kLogistic, ApplyScalar<float, reference::Logistic>, true);
+// Float LOGISTIC/TANH on the path's vector kernel (within a few ulp of the reference).
+template <Act kAct>
+void ApplyFUnary(const UnaryData &d, const TfLiteTensor *in, TfLiteTensor *out) {
+  const optimized::FUnaryFn fn = kAct == Act::kLogistic ? d.funary->logistic : d.funary->tanh;
+  fn(tflite::GetTensorData<float>(in), tflite::GetTensorData<float>(out),
+     static_cast<size_t>(tflite::NumElements(in)));
 }
+
+// The float kernel off the reference path; quantized types as PrepareAct chose.
+template <Act kAct>
+TfLiteStatus PrepareFloatFast(TfLiteContext *c, TfLiteNode *n, const char *op, UnaryFn f32,
+                              bool reference_only) {
+  TF_LITE_ENSURE_STATUS(PrepareAct<kAct>(c, n, op, f32, true, reference_only));
+  auto *d = static_cast<UnaryData *>(n->user_data);
+  d->funary = nullptr;
+  if (reference_only || tflite::GetInput(c, n, 0)->type != kTfLiteFloat32) return kTfLiteOk;
+  d->funary = optimized::FUnaryKernelFor(cpu::ActiveIsa());
+  if (d->funary != nullptr) {
+    d->fn = ApplyFUnary<kAct>;
+    SetNodeKernelName(c, n, d->funary->name);
+  }
+  return kTfLiteOk;
+}
+
+template <bool kReferenceOnly>
+TfLiteStatus LogisticPrepare(TfLiteContext *c, TfLiteNode *n) {
+  return PrepareFloatFast<Act::kLogistic>(c, n, kLogistic, ApplyScalar<float, reference::Logistic>,
+                                          kReferenceOnly);
+}
+template <bool kReferenceOnly>
 TfLiteStatus TanhPrepare(TfLiteContext *c, TfLiteNode *n) {
-  return PrepareAct<Act::kTanh>(c, n, kTanh, ApplyScalar<float, reference::Tanh>, true);
+  return PrepareFloatFast<Act::kTanh>(c, n, kTanh, ApplyScalar<float, reference::Tanh>,
+                                      kReferenceOnly);
 }
 TfLiteStatus ReluPrepare(TfLiteContext *c, TfLiteNode *n) {
   return PrepareAct<Act::kRelu>(c, n, kRelu, ApplyScalar<float, reference::Relu>, true);
@@ -411,14 +441,26 @@ using ew::UnaryRegistration;
 
 TfLiteRegistration *Register_LOGISTIC() {
   static TfLiteRegistration r = octet::ops::MakeRegistration(
-      octet::ops::InitData<ew::UnaryData>, octet::ops::FreeData<ew::UnaryData>, ew::LogisticPrepare,
-      ew::EvalUnary<ew::kLogistic>);
+      octet::ops::InitData<ew::UnaryData>, octet::ops::FreeData<ew::UnaryData>,
+      ew::LogisticPrepare<false>, ew::EvalUnary<ew::kLogistic>);
+  return &r;
+}
+TfLiteRegistration *Register_LOGISTIC_REF() {
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      octet::ops::InitData<ew::UnaryData>, octet::ops::FreeData<ew::UnaryData>,
+      ew::LogisticPrepare<true>, ew::EvalUnary<ew::kLogistic>);
   return &r;
 }
 TfLiteRegistration *Register_TANH() {
   static TfLiteRegistration r = octet::ops::MakeRegistration(
-      octet::ops::InitData<ew::UnaryData>, octet::ops::FreeData<ew::UnaryData>, ew::TanhPrepare,
-      ew::EvalUnary<ew::kTanh>);
+      octet::ops::InitData<ew::UnaryData>, octet::ops::FreeData<ew::UnaryData>,
+      ew::TanhPrepare<false>, ew::EvalUnary<ew::kTanh>);
+  return &r;
+}
+TfLiteRegistration *Register_TANH_REF() {
+  static TfLiteRegistration r = octet::ops::MakeRegistration(
+      octet::ops::InitData<ew::UnaryData>, octet::ops::FreeData<ew::UnaryData>,
+      ew::TanhPrepare<true>, ew::EvalUnary<ew::kTanh>);
   return &r;
 }
 TfLiteRegistration *Register_RELU() {

@@ -27,6 +27,9 @@ TfLiteRegistration *Register_MINIMUM();
 // activations.cc
 TfLiteRegistration *Register_LOGISTIC();
 TfLiteRegistration *Register_TANH();
+// LOGISTIC/TANH pinned to the reference arithmetic (no vector kernel, no 8-bit table).
+TfLiteRegistration *Register_LOGISTIC_REF();
+TfLiteRegistration *Register_TANH_REF();
 TfLiteRegistration *Register_RELU();
 TfLiteRegistration *Register_RELU6();
 TfLiteRegistration *Register_RELU_N1_TO_1();

@@ -79,6 +79,8 @@ void AddElementwiseReferenceBuiltins(tflite::MutableOpResolver *resolver) {
   resolver->AddBuiltin(tflite::BuiltinOperator_ADD, Register_ADD_REF(), 1, 5);
   resolver->AddBuiltin(tflite::BuiltinOperator_SUB, Register_SUB_REF(), 1, 5);
   resolver->AddBuiltin(tflite::BuiltinOperator_MUL, Register_MUL_REF(), 1, 7);
+  resolver->AddBuiltin(tflite::BuiltinOperator_LOGISTIC, Register_LOGISTIC_REF(), 1, 3);
+  resolver->AddBuiltin(tflite::BuiltinOperator_TANH, Register_TANH_REF(), 1, 3);
 }
 
 }  // namespace octet::ops

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "kernels/optimized/funary/funary.h"
 #include "kernels/optimized/lut/byte_table.h"
 #include "kernels/reference/activations.h"
 #include "kernels/reference/integer_elementwise.h"
@@ -26,7 +27,8 @@ struct UnaryData {
   reference::integer::Sigmoid16Params sigmoid16;
   reference::integer::LeakyReluParams leaky;
   reference::integer::HardSwishParams hard_swish;
-  optimized::ByteTable table;  // 8-bit activations off the reference path
+  optimized::ByteTable table;                       // 8-bit activations off the reference path
+  const optimized::FUnaryKernel *funary = nullptr;  // float LOGISTIC/TANH off the reference path
 };
 
 // Applies the scalar function F to every element.

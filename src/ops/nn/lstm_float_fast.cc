@@ -99,6 +99,16 @@ struct StackedProducts {
       for (int i = 0; i < n; ++i) out[i] = x[i] + h[i];
     }
   }
+  void Activate(reference::LstmActivation act, const float* in, float* out, int64_t n) const {
+    const optimized::FUnaryKernel* f = fast->funary;
+    if (act == reference::LstmActivation::kSigmoid && f != nullptr) {
+      f->logistic(in, out, static_cast<size_t>(n));
+    } else if (act == reference::LstmActivation::kTanh && f != nullptr) {
+      f->tanh(in, out, static_cast<size_t>(n));
+    } else {
+      reference::LstmPlainProducts{}.Activate(act, in, out, n);
+    }
+  }
   void Project(const reference::LstmWeights&, const reference::LstmParams& p, int n_batch,
                const float* hidden, float* output_state) const {
     optimized::RunFGemmRows(fast->projection_gemm, n_batch, hidden, static_cast<size_t>(p.n_cell),
@@ -132,6 +142,7 @@ TfLiteStatus PrepareLstmFloatFast(TfLiteContext* context, const TfLiteNode* node
   fast->params = p;
   fast->shape = shape;
   fast->kernel = kernel;
+  fast->funary = optimized::FUnaryKernelFor(isa);
   fast->gate_count = cifg ? 3 : 4;
   for (int g = 0, next = 0; g < 4; ++g) fast->slot[g] = (g == 0 && cifg) ? -1 : next++;
   fast->projection = w.projection_weights != nullptr;

@@ -4,14 +4,16 @@
 //   - the input products (with the gate biases) of a chunk of time steps are one GEMM,
 //   - each step's recurrent products are one GEMM of the step's rows (output state),
 //   - the projection, when present, is one GEMM with its bias,
-// and the rest of the step (peephole, layer norm, activations, cell update, clipping) is the
-// reference's own code (reference::LstmStepWith). Results equal the reference's within
-// float rounding (the sums are ordered differently), as TFLite's optimized LSTM does.
+// sigmoid and tanh run on the path's vector kernel (funary), and the rest of the step
+// (peephole, layer norm, cell update, clipping) is the reference's own code
+// (reference::LstmStepWith). Results equal the reference's within float rounding (the sums
+// are ordered differently, exp and tanh are a few ulp off), as TFLite's optimized LSTM's do.
 #pragma once
 
 #include <cstdint>
 
 #include "kernels/optimized/fgemm/fgemm_pack.h"
+#include "kernels/optimized/funary/funary.h"
 #include "kernels/reference/lstm.h"
 #include "ops/nn/lstm_checks.h"
 #include "ops/nn/packing_cache.h"
@@ -31,6 +33,7 @@ struct LstmFloatFastShape {
 struct LstmFloatFast {
   bool ready = false;  // packed for this kernel path; false: the op runs the reference
   const optimized::FGemmKernel* kernel = nullptr;
+  const optimized::FUnaryKernel* funary = nullptr;  // sigmoid and tanh
   LstmFloatFastShape shape;
   reference::LstmParams params;
   int gate_count = 4;   // 3 under CIFG (no input gate)

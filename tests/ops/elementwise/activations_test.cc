@@ -1,13 +1,16 @@
 // Activation kernels against formulas evaluated independently in double / by
-// hand.
+// hand (LOGISTIC and TANH on every kernel path).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "kernels/cpu/cpu_features.h"
+#include "kernels/reference/activations.h"
 #include "ops/elementwise/elementwise_ops.h"
 #include "ops/elementwise/test_util.h"
+#include "util/kernel_paths.h"
 
 namespace octet::elementwise_test {
 namespace {
@@ -21,28 +24,62 @@ std::vector<float> Inputs() {
   return v;
 }
 
+// Every path: the reference loops, and each optimized path's vector kernel (funary).
+std::vector<cpu::Isa> AllPaths() {
+  std::vector<cpu::Isa> paths = octet::testing::OptimizedPaths();
+  paths.push_back(cpu::Isa::kReference);
+  return paths;
+}
+
 TEST(Elementwise_Logistic, MatchesSigmoid) {
   const auto in = Inputs();
-  auto r =
-      RunUnary<float, float>(kTfLiteBuiltinLogistic, builtin::Register_LOGISTIC(), kTfLiteFloat32,
-                             {static_cast<int>(in.size())}, in, kTfLiteFloat32);
-  ASSERT_EQ(r.invoke, kTfLiteOk) << r.error;
-  for (size_t i = 0; i < in.size(); ++i) {
-    const double want = 1.0 / (1.0 + std::exp(-double(in[i])));
-    EXPECT_TRUE(Near(r.values[i], static_cast<float>(want), 1e-6f, 1e-5f))
-        << in[i] << " -> " << r.values[i];
+  for (cpu::Isa isa : AllPaths()) {
+    SCOPED_TRACE(cpu::IsaName(isa));
+    octet::testing::IsaScope scope(isa);
+    auto r =
+        RunUnary<float, float>(kTfLiteBuiltinLogistic, builtin::Register_LOGISTIC(), kTfLiteFloat32,
+                               {static_cast<int>(in.size())}, in, kTfLiteFloat32);
+    ASSERT_EQ(r.invoke, kTfLiteOk) << r.error;
+    for (size_t i = 0; i < in.size(); ++i) {
+      const double want = 1.0 / (1.0 + std::exp(-double(in[i])));
+      EXPECT_TRUE(Near(r.values[i], static_cast<float>(want), 1e-6f, 1e-5f))
+          << in[i] << " -> " << r.values[i];
+    }
+    // Above the upper cutoff TFLite's reference saturates to exactly 1.
+    EXPECT_EQ(r.values[in.size() - 1], 1.0f);
   }
-  // Above the upper cutoff TFLite's reference saturates to exactly 1.
-  EXPECT_EQ(r.values[in.size() - 1], 1.0f);
 }
 
 TEST(Elementwise_Tanh, MatchesTanh) {
   const auto in = Inputs();
-  auto r = RunUnary<float, float>(kTfLiteBuiltinTanh, builtin::Register_TANH(), kTfLiteFloat32,
-                                  {static_cast<int>(in.size())}, in, kTfLiteFloat32);
-  ASSERT_EQ(r.invoke, kTfLiteOk) << r.error;
-  for (size_t i = 0; i < in.size(); ++i) {
-    EXPECT_TRUE(Near(r.values[i], static_cast<float>(std::tanh(double(in[i]))), 1e-6f, 1e-6f));
+  for (cpu::Isa isa : AllPaths()) {
+    SCOPED_TRACE(cpu::IsaName(isa));
+    octet::testing::IsaScope scope(isa);
+    auto r = RunUnary<float, float>(kTfLiteBuiltinTanh, builtin::Register_TANH(), kTfLiteFloat32,
+                                    {static_cast<int>(in.size())}, in, kTfLiteFloat32);
+    ASSERT_EQ(r.invoke, kTfLiteOk) << r.error;
+    for (size_t i = 0; i < in.size(); ++i) {
+      EXPECT_TRUE(Near(r.values[i], static_cast<float>(std::tanh(double(in[i]))), 1e-6f, 1e-6f));
+    }
+  }
+}
+
+TEST(Elementwise_LogisticTanh, PinnedRegistrationsGiveTheReferenceBits) {
+  const auto in = Inputs();
+  for (cpu::Isa isa : AllPaths()) {
+    SCOPED_TRACE(cpu::IsaName(isa));
+    octet::testing::IsaScope scope(isa);
+    const int n = static_cast<int>(in.size());
+    auto sig = RunUnary<float, float>(kTfLiteBuiltinLogistic, builtin::Register_LOGISTIC_REF(),
+                                      kTfLiteFloat32, {n}, in, kTfLiteFloat32);
+    auto th = RunUnary<float, float>(kTfLiteBuiltinTanh, builtin::Register_TANH_REF(),
+                                     kTfLiteFloat32, {n}, in, kTfLiteFloat32);
+    ASSERT_EQ(sig.invoke, kTfLiteOk) << sig.error;
+    ASSERT_EQ(th.invoke, kTfLiteOk) << th.error;
+    for (size_t i = 0; i < in.size(); ++i) {
+      EXPECT_EQ(sig.values[i], reference::Logistic(in[i])) << in[i];
+      EXPECT_EQ(th.values[i], reference::Tanh(in[i])) << in[i];
+    }
   }
 }
 
