@@ -3,11 +3,13 @@
 // LUT path; LOG_SOFTMAX int8/uint8 with fixed output params 16/256 and zero point T's max).
 #include "kernels/reference/softmax.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
 
 #include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/dispatch.h"
 #include "kernels/optimized/lut/softmax_table.h"
 #include "kernels/reference/integer_softmax.h"
 #include "octet/kernel_info.h"
@@ -40,7 +42,27 @@ struct OpData {
   std::unique_ptr<reference::Int16SoftmaxParams> int16;  // SOFTMAX int16 → int16 LUTs
   // SOFTMAX int8 → int8/int16 off the reference path: the exps of all 256 differences.
   std::unique_ptr<optimized::SoftmaxExpTable> exp_table;
+  // float SOFTMAX off the reference path: the exps on the path's vector kernel.
+  const optimized::FUnaryKernel* funary = nullptr;
 };
+
+// The reference's float softmax (reference::Softmax) with each row's exps computed by the
+// path's vector kernel: the same max, scaling, sum order and division; the exps a few ulp
+// from std::exp.
+void FastSoftmax(const optimized::FUnaryKernel& funary, float beta, int64_t outer, int depth,
+                 const float* input, float* output) {
+  for (int64_t i = 0; i < outer; ++i) {
+    const float* in = input + i * depth;
+    float* out = output + i * depth;
+    float max = std::numeric_limits<float>::lowest();
+    for (int c = 0; c < depth; ++c) max = std::max(max, in[c]);
+    for (int c = 0; c < depth; ++c) out[c] = (in[c] - max) * beta;
+    funary.exp(out, out, static_cast<size_t>(depth));
+    float sum = 0.f;
+    for (int c = 0; c < depth; ++c) sum += out[c];
+    for (int c = 0; c < depth; ++c) out[c] = out[c] / sum;
+  }
+}
 
 void* Init(TfLiteContext*, const char*, size_t) { return std::make_unique<OpData>().release(); }
 
@@ -157,7 +179,12 @@ TfLiteStatus PrepareSoftmax(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, RequireParams(context, kOp, params));
   data->beta = params->beta;
   TF_LITE_ENSURE_OK(context, PrepareRows(context, node, kOp, data, /*allow_quantized=*/true));
-  if (!data->quantized) return kTfLiteOk;
+  data->funary = nullptr;
+  if (!data->quantized) {
+    if (!kReferenceOnly) data->funary = optimized::FUnaryKernelFor(cpu::ActiveIsa());
+    if (data->funary != nullptr) SetNodeKernelName(context, node, data->funary->name);
+    return kTfLiteOk;
+  }
   return PrepareQuantizedSoftmax(context, node, data, kReferenceOnly);
 }
 
@@ -247,6 +274,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   }
   if (kLog) {
     reference::LogSoftmax(data->outer, data->depth, input->data.f, output->data.f);
+  } else if (data->funary != nullptr) {
+    FastSoftmax(*data->funary, data->beta, data->outer, data->depth, input->data.f, output->data.f);
   } else {
     reference::Softmax(data->beta, data->outer, data->depth, input->data.f, output->data.f);
   }

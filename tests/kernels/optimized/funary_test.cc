@@ -1,4 +1,4 @@
-// The float LOGISTIC / TANH kernels of every path this CPU runs, against the true value in
+// The float LOGISTIC / TANH / exp kernels of every path this CPU runs, against the true value in
 // double and against the reference functions: random lengths (vector tails included), values
 // across the whole range with the reference's cut-offs (-9, 16.619...) and their neighbours,
 // and special values (NaN, ±Inf, ±0, subnormals, huge). The portable path must give the
@@ -97,18 +97,22 @@ TEST_P(FUnaryPathTest, WithinFourUlpOfTheTrueValue) {
   for (int trial = 0; trial < 300; ++trial) {
     const size_t n = std::uniform_int_distribution<size_t>(0, 70)(rng);
     const std::vector<float> x = Inputs(rng, n);
-    std::vector<float> sig(n, -7.f), th(n, -7.f);
+    std::vector<float> sig(n, -7.f), th(n, -7.f), ex(n, -7.f);
     k->logistic(x.data(), sig.data(), n);
     k->tanh(x.data(), th.data(), n);
+    k->exp(x.data(), ex.data(), n);
     for (size_t i = 0; i < n; ++i) {
       const float ref_sig = reference::Logistic(x[i]);
       const float ref_th = reference::Tanh(x[i]);
+      const float ref_ex = std::exp(x[i]);
       if (portable) {
         EXPECT_EQ(UlpDistance(sig[i], ref_sig), 0) << "logistic(" << x[i] << ")";
         EXPECT_EQ(UlpDistance(th[i], ref_th), 0) << "tanh(" << x[i] << ")";
+        EXPECT_EQ(UlpDistance(ex[i], ref_ex), 0) << "exp(" << x[i] << ")";
       }
       ExpectClose(sig[i], TrueLogistic(x[i]), ref_sig, x[i], "logistic");
       ExpectClose(th[i], std::tanh(double{x[i]}), ref_th, x[i], "tanh");
+      ExpectClose(ex[i], std::exp(double{x[i]}), ref_ex, x[i], "exp");
       if (x[i] > 16.619047164916992188f) EXPECT_EQ(sig[i], 1.f) << x[i];
     }
   }
@@ -120,8 +124,7 @@ TEST_P(FUnaryPathTest, InPlaceAndTails) {
   std::mt19937 rng(5);
   for (size_t n : {size_t{1}, size_t{7}, size_t{8}, size_t{9}, size_t{31}, size_t{33}}) {
     const std::vector<float> x = Inputs(rng, n);
-    for (bool logistic : {true, false}) {
-      const FUnaryFn fn = logistic ? k->logistic : k->tanh;
+    for (FUnaryFn fn : {k->logistic, k->tanh, k->exp}) {
       std::vector<float> out(n + 1, 123.f), in_place = x;
       fn(x.data(), out.data(), n);
       fn(in_place.data(), in_place.data(), n);

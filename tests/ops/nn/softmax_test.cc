@@ -1,12 +1,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
+#include "kernels/cpu/cpu_features.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_test_util.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/schema/schema_generated.h"
+#include "util/kernel_paths.h"
 #include "util/op_model.h"
 
 namespace octet {
@@ -28,7 +31,8 @@ std::vector<double> NaiveSoftmax(const std::vector<float>& in, int depth, double
 }
 
 std::vector<float> RunSoftmax(bool log, const std::vector<int>& shape, const std::vector<float>& in,
-                              float beta, std::vector<int>* out_shape = nullptr) {
+                              float beta, std::vector<int>* out_shape = nullptr,
+                              TfLiteRegistration* softmax = nullptr) {
   OpModel m;
   const int input = m.AddInput({kTfLiteFloat32, shape});
   const int output = m.AddOutput({kTfLiteFloat32, {}});
@@ -38,13 +42,37 @@ std::vector<float> RunSoftmax(bool log, const std::vector<int>& shape, const std
   } else {
     TfLiteSoftmaxParams p{};
     p.beta = beta;
-    m.SetBuiltinOp(tflite::BuiltinOperator_SOFTMAX, tflite::ops::builtin::Register_SOFTMAX(), p);
+    m.SetBuiltinOp(tflite::BuiltinOperator_SOFTMAX,
+                   softmax ? softmax : tflite::ops::builtin::Register_SOFTMAX(), p);
   }
   EXPECT_EQ(m.Build(), kTfLiteOk) << m.error();
   m.SetInput(input, in);
   EXPECT_EQ(m.Invoke(), kTfLiteOk) << m.error();
   if (out_shape) *out_shape = m.GetShape(output);
   return m.GetOutput<float>(output);
+}
+
+TEST(Nn_Softmax, FloatOnEveryPathAgainstDoubleAndPinnedReference) {
+  // Rows of 1 to 40 values (vector tails), beta 1 and 0.3, logits up to ±30.
+  std::vector<cpu::Isa> paths = testing::OptimizedPaths();
+  paths.push_back(cpu::Isa::kReference);
+  for (int depth : {1, 7, 8, 17, 40}) {
+    const auto in = nn_test::Random(3 * depth, 60 + depth, -30.f, 30.f);
+    for (float beta : {1.f, 0.3f}) {
+      std::vector<float> pinned_first;
+      for (cpu::Isa isa : paths) {
+        SCOPED_TRACE(std::string(cpu::IsaName(isa)) + " depth " + std::to_string(depth));
+        testing::IsaScope scope(isa);
+        const auto out = RunSoftmax(false, {3, depth}, in, beta);
+        nn_test::ExpectAllNear(out, NaiveSoftmax(in, depth, beta, false), 1e-7, 1e-5);
+        // The pinned registration runs the reference loops on every path: the same bits.
+        const auto pinned = RunSoftmax(false, {3, depth}, in, beta, nullptr,
+                                       tflite::ops::builtin::Register_SOFTMAX_REF());
+        if (pinned_first.empty()) pinned_first = pinned;
+        EXPECT_EQ(pinned, pinned_first);
+      }
+    }
+  }
 }
 
 TEST(Nn_Softmax, HandWorked) {

@@ -1,4 +1,4 @@
-// LOGISTIC and TANH eight lanes at a time on glibc's AVX2 vector math functions (libmvec's
+// LOGISTIC, TANH and exp eight lanes at a time on glibc's AVX2 vector math functions (libmvec's
 // _ZGVdN8v_expf and _ZGVdN8v_tanhf, the entry points GCC's vectorizer itself calls). Only
 // built when the build found libmvec (OCTET_HAVE_LIBMVEC).
 #include <immintrin.h>
@@ -45,7 +45,8 @@ void Map(const float* in, float* out, size_t n) {
 
 }  // namespace
 
-const FUnaryKernel kFUnaryAvx2 = {"funary_avx2", &Map<Logistic8>, &Map<_ZGVdN8v_tanhf>};
+const FUnaryKernel kFUnaryAvx2 = {"funary_avx2", &Map<Logistic8>, &Map<_ZGVdN8v_tanhf>,
+                                  &Map<_ZGVdN8v_expf>};
 
 }  // namespace octet::optimized
 
