@@ -11,11 +11,17 @@
 
 namespace octet::optimized {
 
+// Multiply-accumulates below which a GEMM stays on the calling thread: waking the pool's
+// workers costs more than a few microseconds of work saves (a batch-1 FULLY_CONNECTED of
+// 640x128, an LSTM step's recurrent products).
+constexpr double kMinParallelMacs = 131072;
+
 class GemmTasks {
  public:
-  GemmTasks(int m_tiles, int n_blocks, ThreadPool* pool)
-      : m_tiles_(m_tiles), n_blocks_(n_blocks), pool_(pool) {
-    const int threads = pool ? pool->threads() : 1;
+  // `macs`: the GEMM's multiply-accumulates (rows x columns x depth).
+  GemmTasks(int m_tiles, int n_blocks, ThreadPool* pool, double macs)
+      : m_tiles_(m_tiles), n_blocks_(n_blocks), pool_(macs < kMinParallelMacs ? nullptr : pool) {
+    const int threads = pool_ ? pool_->threads() : 1;
     if (threads <= 1) {
       row_tasks_ = col_tasks_ = 1;
     } else if (m_tiles >= kRowTilesPerThread * threads) {

@@ -133,7 +133,8 @@ void Run(const FGemmPacked& packed, int rows, FloatClamp clamp, ThreadPool* pool
   const int block_columns = k.nr * k.max_panels;
   const int m_tiles = (rows + mr - 1) / mr;
   const int n_blocks = (packed.n + block_columns - 1) / block_columns;
-  const GemmTasks tasks(m_tiles, n_blocks, pool);
+  const GemmTasks tasks(m_tiles, n_blocks, pool,
+                        static_cast<double>(rows) * packed.n * packed.ks * packed.kc);
   tasks.Run([&](const GemmTasks::Range& range) {
     const float* table[kMaxTable];
     float* row_output[kMaxRows];

@@ -414,7 +414,8 @@ void Run(const QGemmPacked& packed, const RowSource& src, int rows, const Output
   // of the padding channels are zero, so the extra bytes add nothing.
   const int kc_padded = static_cast<int>(RoundUp(static_cast<size_t>(packed.exec_kc), k.kr));
 
-  const GemmTasks tasks(m_tiles, n_blocks, pool);
+  const GemmTasks tasks(m_tiles, n_blocks, pool,
+                        static_cast<double>(rows) * packed.n * ks * packed.exec_kc);
   tasks.Run([&](const GemmTasks::Range& range) {
     Rows tile_rows(packed, src, mr);
     int32_t row_offsets[kGatherRows];
