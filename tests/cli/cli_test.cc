@@ -124,7 +124,8 @@ TEST(Cli, BenchProfileShowsOpsKernelsAndMacRates) {
   ASSERT_EQ(RunCli("demo --save " + dir + "/m.tflite").code, 0);
   const Result r = RunCli("bench " + dir + "/m.tflite --runs 2 --warmup 1 --profile");
   EXPECT_EQ(r.code, 0) << r.output;
-  EXPECT_NE(r.output.find("profile (per invoke, medians of 2 runs)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("profile (per invoke, medians of 2 runs)"), std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("DEPTHWISE_CONV_2D"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("GMAC/s"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("slowest nodes:"), std::string::npos) << r.output;
@@ -146,6 +147,25 @@ TEST(Cli, BenchCompareTimesBothAndPrintsTheRatio) {
       RunCli("bench " + dir + "/m.tflite --runs 4 --warmup 0 --threads 2 --compare xnnpack");
   EXPECT_EQ(t.code, 0) << t.output;
   EXPECT_NE(t.output.find("4 block-alternating runs, threads 2"), std::string::npos) << t.output;
+}
+
+TEST(Cli, BenchCompareThreadsTimesTwoThreadCounts) {
+  const std::string dir = TempDir();
+  ASSERT_EQ(RunCli("demo --save " + dir + "/m.tflite").code, 0);
+  const Result r =
+      RunCli("bench " + dir + "/m.tflite --runs 4 --warmup 0 --threads 2 --compare threads:1");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("4 block-alternating runs, threads 2"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("built-in / threads:1 = "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("2 thread(s) are "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("x as fast as 1"), std::string::npos) << r.output;
+  for (const char* bad : {"threads:0", "threads:", "threads:65", "threads:x"}) {
+    const Result e = RunCli("bench " + dir + "/m.tflite --runs 1 --compare " + bad);
+    EXPECT_EQ(e.code, 1) << bad << ": " << e.output;
+    EXPECT_NE(e.output.find("--compare threads:K needs a thread count K in 1..64"),
+              std::string::npos)
+        << e.output;
+  }
 }
 
 TEST(Cli, WrongInputsAreClearErrors) {

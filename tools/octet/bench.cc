@@ -1,5 +1,6 @@
 // `octet bench`: time Invoke over repeated runs; --profile adds per-op times, --compare
-// times the built-in kernels against a delegate alternately in one run.
+// times the built-in kernels against a delegate (or against themselves with another thread
+// count) alternately in one run.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -18,11 +19,12 @@
 namespace octet::cli {
 namespace {
 
-// A model ready to time: loaded, delegated as asked, allocated, inputs fed.
-LoadedModel Prepare(const BenchOptions& options, const std::string& delegate) {
-  LoadedModel m = LoadModel(options.model, options.threads);
+// A model ready to time: loaded with `threads` kernel threads, delegated as asked, allocated,
+// inputs fed.
+LoadedModel Prepare(const BenchOptions& options, const std::string& delegate, int threads) {
+  LoadedModel m = LoadModel(options.model, threads);
   tflite::Interpreter& interp = *m.interpreter;
-  m.delegate = ApplyDelegate(delegate, &interp, options.threads, m.reporter.get());
+  m.delegate = ApplyDelegate(delegate, &interp, threads, m.reporter.get());
   Check(interp.AllocateTensors(), "cannot prepare model", *m.reporter);
   if (options.inputs.size() > interp.inputs().size()) {
     throw Failure("the model has " + std::to_string(interp.inputs().size()) + " input(s), got " +
@@ -54,9 +56,26 @@ Stats Summarize(std::vector<double> ms) {
   return {ms.front(), ms[ms.size() / 2], sum / ms.size(), ms.back()};
 }
 
+// `--compare threads:K`: the other side is the built-in kernels with K threads (0 when the
+// option names a delegate).
+int CompareThreads(const std::string& compare) {
+  const std::string prefix = "threads:";
+  if (compare.compare(0, prefix.size(), prefix) != 0) return 0;
+  const std::string count = compare.substr(prefix.size());
+  const bool digits = !count.empty() && count.size() <= 2 &&
+                      count.find_first_not_of("0123456789") == std::string::npos;
+  const int k = digits ? std::stoi(count) : 0;
+  if (k < 1 || k > 64) {
+    throw Failure("--compare threads:K needs a thread count K in 1..64, got '" + count + "'");
+  }
+  return k;
+}
+
 int Compare(const BenchOptions& options) {
-  LoadedModel builtin = Prepare(options, "");
-  LoadedModel other = Prepare(options, options.compare);
+  const int other_threads = CompareThreads(options.compare);
+  LoadedModel builtin = Prepare(options, "", options.threads);
+  LoadedModel other = other_threads > 0 ? Prepare(options, "", other_threads)
+                                        : Prepare(options, options.compare, options.threads);
   for (int i = 0; i < options.warmup; ++i) {
     TimeInvoke(builtin);
     TimeInvoke(other);
@@ -66,7 +85,7 @@ int Compare(const BenchOptions& options) {
   // a run; on a small machine the idle pool's spinning would starve the other one. So with
   // threads the two alternate in blocks, with a pause that lets the idle workers sleep, and
   // the first run of each block is not timed.
-  const bool threaded = options.threads > 1;
+  const bool threaded = options.threads > 1 || other_threads > 1;
   const int blocks = threaded ? std::min(options.runs, 10) : options.runs;
   const int per_block = (options.runs + blocks - 1) / blocks;
   std::vector<double> a, b;
@@ -90,6 +109,10 @@ int Compare(const BenchOptions& options) {
   std::printf("built-in: median %.4f ms (min %.4f)   %s: median %.4f ms (min %.4f)\n", sa.median,
               sa.min, options.compare.c_str(), sb.median, sb.min);
   std::printf("built-in / %s = %.2fx\n", options.compare.c_str(), sa.median / sb.median);
+  if (other_threads > 0) {
+    std::printf("%d thread(s) are %.2fx as fast as %d\n", options.threads, sb.median / sa.median,
+                other_threads);
+  }
   return 0;
 }
 
@@ -100,7 +123,7 @@ int BenchCommand(const BenchOptions& options) {
     if (!options.plot.empty()) throw Failure("--plot draws one engine's profile: drop --compare");
     return Compare(options);
   }
-  LoadedModel m = Prepare(options, options.delegate);
+  LoadedModel m = Prepare(options, options.delegate, options.threads);
   OpProfiler profiler;
   if (options.profile) m.interpreter->SetProfiler(&profiler);
   for (int i = 0; i < options.warmup; ++i) TimeInvoke(m);

@@ -66,7 +66,8 @@ int main(int argc, char** argv) {
                         "with the profile, draw per-op and per-node time as an SVG bar chart");
   bench_cmd
       ->add_option("--compare", bench.compare,
-                   "time the built-in kernels and this delegate alternately, print the ratio")
+                   "time the built-in kernels and this delegate (or, with threads:K, the "
+                   "built-in kernels on K threads) alternately, print the ratio")
       ->excludes("--delegate");
 
   std::string demo_save;
@@ -81,7 +82,9 @@ int main(int argc, char** argv) {
       "fuse", "rewrite a model with fusion passes (results kept equal), write it, check it");
   fuse_cmd->add_option("model", fuse.model, "the .tflite file");
   fuse_cmd->add_option("--output,-o", fuse.output, "where the rewritten .tflite is written");
-  fuse_cmd->add_option("--passes", fuse.passes, "passes to run, in order (default: every pass not marked 'only when named')")
+  fuse_cmd
+      ->add_option("--passes", fuse.passes,
+                   "passes to run, in order (default: every pass not marked 'only when named')")
       ->delimiter(',');
   fuse_cmd->add_flag("--report", fuse.report,
                      "list every change, and time both models alternately");
