@@ -107,8 +107,11 @@ inline void FullyConnected(const FcParams& p, int batches, int depth, int rows, 
 }
 
 // The products of one gate (input FC with the gate's bias into `gate`, recurrent FC into
-// `recurrent`) as the reference loops. A fast path supplies its own (the same bits).
+// `recurrent`) as the reference loops. A fast path supplies its own (the same bits), and may
+// compute all four gates' products for the step in BeginStep (called before the first gate).
 struct PlainFc {
+  template <typename ActT>
+  void BeginStep(int /*batches*/, const ActT* /*x*/, const ActT* /*h*/) const {}
   template <typename ActT, typename BiasT>
   void Gate(int g, const GateParams& p, const Weights<BiasT>& w, int batches, int input_size,
             int state_size, const ActT* x, const ActT* h, int16_t* gate, int16_t* recurrent) const {
@@ -186,6 +189,7 @@ inline void Step(const Params& p, const Weights<BiasT>& w, int batches, int inpu
                  int state_size, const ActT* x, ActT* h, int16_t* c, ActT* out, const Buffers& buf,
                  const Products& products = Products{}) {
   const int n = batches * state_size;
+  products.BeginStep(batches, x, static_cast<const ActT*>(h));
   int16_t* forget = buf.b0;
   GateStep<ActT, BiasT>(products, kForget, p.forget, w, batches, input_size, state_size, x, h,
                         false, forget, buf.b3);
@@ -217,15 +221,16 @@ inline void Step(const Params& p, const Weights<BiasT>& w, int batches, int inpu
 // The whole sequence. Time-major input [time, batch, input] runs all batch rows per step;
 // batch-major input [batch, time, input] runs each sequence (row) on its own. Buffers
 // hold (time_major ? batch : 1) * state_size int16 each.
-template <typename ActT, typename BiasT>
+template <typename ActT, typename BiasT, typename Products = PlainFc>
 inline void Sequence(const Params& p, const Sizes& s, const Weights<BiasT>& w, const ActT* input,
-                     ActT* hidden, int16_t* cell, ActT* output, const Buffers& buf) {
+                     ActT* hidden, int16_t* cell, ActT* output, const Buffers& buf,
+                     const Products& products = Products{}) {
   if (s.time_major) {
     for (int t = 0; t < s.time_steps; ++t) {
       const int64_t in_off = int64_t{t} * s.batch * s.input_size;
       const int64_t out_off = int64_t{t} * s.batch * s.state_size;
       Step<ActT, BiasT>(p, w, s.batch, s.input_size, s.state_size, input + in_off, hidden, cell,
-                        output + out_off, buf);
+                        output + out_off, buf, products);
     }
     return;
   }
@@ -235,7 +240,7 @@ inline void Sequence(const Params& p, const Sizes& s, const Weights<BiasT>& w, c
     for (int t = 0; t < s.time_steps; ++t) {
       const int64_t row = int64_t{b} * s.time_steps + t;
       Step<ActT, BiasT>(p, w, 1, s.input_size, s.state_size, input + row * s.input_size, h, c,
-                        output + row * s.state_size, buf);
+                        output + row * s.state_size, buf, products);
     }
   }
 }

@@ -18,7 +18,7 @@ const optimized::QGemmKernel* RecurrentGemmKernel() {
 
 bool PackRecurrentGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
                        const int8_t* const* parts, int count, int rows, int depth,
-                       RecurrentGemm* out) {
+                       RecurrentGemm* out, const int32_t* const* biases, int32_t input_offset) {
   if (count <= 0 || rows <= 0 || depth <= 0) return false;
   const int64_t n64 = int64_t{count} * rows;
   if (n64 > std::numeric_limits<int>::max()) return false;
@@ -33,6 +33,16 @@ bool PackRecurrentGemm(TfLiteContext* context, const optimized::QGemmKernel& ker
     }
     weights = stacked.data();
   }
+  std::vector<int32_t> stacked_bias;
+  if (biases != nullptr) {
+    stacked_bias.assign(static_cast<size_t>(n), 0);
+    for (int p = 0; p < count; ++p) {
+      if (biases[p] != nullptr) {
+        std::memcpy(stacked_bias.data() + static_cast<size_t>(p) * rows, biases[p],
+                    static_cast<size_t>(rows) * sizeof(int32_t));
+      }
+    }
+  }
   // Placeholder requantization: the raw int32 sums are read, never requantized.
   std::vector<int32_t> multipliers(static_cast<size_t>(n), int32_t{1} << 30);
   std::vector<int> shifts(static_cast<size_t>(n), 0);
@@ -42,7 +52,8 @@ bool PackRecurrentGemm(TfLiteContext* context, const optimized::QGemmKernel& ker
   d.ks = 1;
   d.kc = depth;
   d.input_signed = true;
-  d.input_offset = 0;
+  d.input_offset = input_offset;
+  d.bias = biases != nullptr ? stacked_bias.data() : nullptr;
   d.multiplier = multipliers.data();
   d.shift = shifts.data();
   void* buffer = context->AllocatePersistentBuffer(context, optimized::QGemmPackedSize(kernel, d));

@@ -23,10 +23,13 @@ const optimized::QGemmKernel* RecurrentGemmKernel();
 
 // Packs `count` int8 matrices of `rows` x `depth` (row-major), stacked in order into one
 // [count * rows, depth] matrix, into persistent memory. False when the shapes are empty or
-// memory is short (the op then runs its reference kernel).
+// memory is short (the op then runs its reference kernel). With `biases` (one [rows] int32
+// array per part, or null) and `input_offset`, each sum becomes
+// bias[j] + Σ_k w[j, k] * (q[r, k] + input_offset), modulo 2^32 (the packer folds both in).
 bool PackRecurrentGemm(TfLiteContext* context, const optimized::QGemmKernel& kernel,
                        const int8_t* const* parts, int count, int rows, int depth,
-                       RecurrentGemm* out);
+                       RecurrentGemm* out, const int32_t* const* biases = nullptr,
+                       int32_t input_offset = 0);
 
 // dots[r * n + j] = Σ_k w[j, k] * q[r, k] for r < rows (activation rows `depth` bytes apart),
 // split over the interpreter's thread pool.

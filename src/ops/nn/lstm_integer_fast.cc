@@ -7,56 +7,32 @@ namespace {
 
 namespace ref = reference::lstm_integer;
 
-const ref::GateParams& GateParamsOf(const ref::Params& p, int g) {
-  const ref::GateParams* gates[4] = {&p.forget, &p.input, &p.cell, &p.output};
-  return *gates[g];
-}
-
-// Per gate g and unit r: start + offset_g * Σ_k w_g[r, k], wrapping in int32 (unsigned
-// arithmetic), as the reference's int32 sum of (x + offset) * w plus the bias wraps.
-bool Fold(TfLiteContext* context, const ref::Params& p, const int8_t* const* weights,
-          const int32_t* const* bias, bool recurrent, int state, int depth, const int32_t** out) {
-  auto* folded = static_cast<int32_t*>(
-      context->AllocatePersistentBuffer(context, sizeof(int32_t) * 4 * static_cast<size_t>(state)));
-  if (folded == nullptr) return false;
-  for (int g = 0; g < 4; ++g) {
-    const ref::FcParams& fc =
-        recurrent ? GateParamsOf(p, g).recurrent_fc : GateParamsOf(p, g).input_fc;
-    for (int r = 0; r < state; ++r) {
-      const int8_t* row = weights[g] + static_cast<int64_t>(r) * depth;
-      uint32_t sum = 0;
-      for (int k = 0; k < depth; ++k) sum += static_cast<uint32_t>(int32_t{row[k]});
-      uint32_t v = sum * static_cast<uint32_t>(fc.input_offset);
-      if (bias != nullptr && bias[g] != nullptr) v += static_cast<uint32_t>(bias[g][r]);
-      folded[g * state + r] = static_cast<int32_t>(v);
-    }
-  }
-  *out = folded;
-  return true;
-}
-
-// Gate products for reference::lstm_integer::Step from the step's GEMM sums.
+// Gate products for reference::lstm_integer::Step: BeginStep runs the step's two GEMMs (all
+// four gates at once), Gate requantizes one gate's columns of them.
 struct PackedFc {
+  TfLiteContext* context;
   const LstmIntegerFast* fast;
-  const int32_t* input_dots;      // [batches, 4 * state]
-  const int32_t* recurrent_dots;  // [batches, 4 * state]
+  int32_t* input_dots;      // [batches, 4 * state]
+  int32_t* recurrent_dots;  // [batches, 4 * state]
+
+  template <typename ActT>
+  void BeginStep(int batches, const ActT* x, const ActT* h) const {
+    nn::RunRecurrentGemm(context, fast->input_gemm, x, batches, input_dots);
+    nn::RunRecurrentGemm(context, fast->recurrent_gemm, h, batches, recurrent_dots);
+  }
 
   template <typename ActT, typename BiasT>
   void Gate(int g, const ref::GateParams& p, const ref::Weights<BiasT>&, int batches, int,
             int state, const ActT*, const ActT*, int16_t* gate, int16_t* recurrent) const {
     const int64_t stride = int64_t{4} * state;
-    const int32_t* in_folded = fast->input_folded + int64_t{g} * state;
-    const int32_t* rec_folded = fast->recurrent_folded + int64_t{g} * state;
     for (int b = 0; b < batches; ++b) {
       const int32_t* in = input_dots + b * stride + int64_t{g} * state;
       const int32_t* rec = recurrent_dots + b * stride + int64_t{g} * state;
       int16_t* gate_row = gate + int64_t{b} * state;
       int16_t* rec_row = recurrent + int64_t{b} * state;
       for (int r = 0; r < state; ++r) {
-        const uint32_t a = static_cast<uint32_t>(in[r]) + static_cast<uint32_t>(in_folded[r]);
-        const uint32_t h = static_cast<uint32_t>(rec[r]) + static_cast<uint32_t>(rec_folded[r]);
-        gate_row[r] = ref::FinishFc(p.input_fc, static_cast<int32_t>(a));
-        rec_row[r] = ref::FinishFc(p.recurrent_fc, static_cast<int32_t>(h));
+        gate_row[r] = ref::FinishFc(p.input_fc, in[r]);
+        rec_row[r] = ref::FinishFc(p.recurrent_fc, rec[r]);
       }
     }
   }
@@ -74,19 +50,16 @@ TfLiteStatus PrepareLstmIntegerFast(TfLiteContext* context, const ref::Params& p
   if (kernel == nullptr || !weights_constant || s.state_size <= 0 || s.input_size <= 0) {
     return kTfLiteOk;
   }
-  const bool packed = fast->packed_weights == w.input_to[0] && fast->packed_kernel == kernel;
-  if (!packed && (!nn::PackRecurrentGemm(context, *kernel, w.input_to, 4, s.state_size,
-                                         s.input_size, &fast->input_gemm) ||
-                  !nn::PackRecurrentGemm(context, *kernel, w.recurrent_to, 4, s.state_size,
-                                         s.state_size, &fast->recurrent_gemm) ||
-                  !Fold(context, p, w.input_to, w.bias, false, s.state_size, s.input_size,
-                        &fast->input_folded) ||
-                  !Fold(context, p, w.recurrent_to, nullptr, true, s.state_size, s.state_size,
-                        &fast->recurrent_folded))) {
-    return kTfLiteOk;  // short of memory: the reference loops
-  }
-  fast->packed_weights = w.input_to[0];
-  fast->packed_kernel = kernel;
+  // Every gate's input FC takes the same input, and every recurrent FC the same output state:
+  // one input offset per stacked matrix (the forget gate's, as any).
+  const bool packed = fast->packing.Ensure(w.input_to[0], kernel, [&] {
+    return nn::PackRecurrentGemm(context, *kernel, w.input_to, 4, s.state_size, s.input_size,
+                                 &fast->input_gemm, w.bias, p.forget.input_fc.input_offset) &&
+           nn::PackRecurrentGemm(context, *kernel, w.recurrent_to, 4, s.state_size, s.state_size,
+                                 &fast->recurrent_gemm, nullptr,
+                                 p.forget.recurrent_fc.input_offset);
+  });
+  if (!packed) return kTfLiteOk;  // short of memory: the reference loops
   const int rows = s.time_major ? s.batch : 1;
   fast->dots.assign(static_cast<size_t>(2) * rows * 4 * s.state_size, 0);
   fast->kernel_name = kernel->name;
@@ -99,29 +72,9 @@ void RunLstmIntegerFast(TfLiteContext* context, const LstmIntegerFast& fast, con
                         int8_t* hidden, int16_t* cell, int8_t* output, const ref::Buffers& buf) {
   const int rows = s.time_major ? s.batch : 1;
   int32_t* input_dots = fast.dots.data();
-  int32_t* recurrent_dots = input_dots + int64_t{rows} * 4 * s.state_size;
-  const PackedFc products{&fast, input_dots, recurrent_dots};
-  // One step: `rows` input rows at x, their states at h and c. The recurrent products use the
-  // output state before the step, as the reference's do.
-  auto step = [&](const int8_t* x, int8_t* h, int16_t* c, int8_t* out) {
-    nn::RunRecurrentGemm(context, fast.input_gemm, x, rows, input_dots);
-    nn::RunRecurrentGemm(context, fast.recurrent_gemm, h, rows, recurrent_dots);
-    ref::Step<int8_t, int32_t>(p, w, rows, s.input_size, s.state_size, x, h, c, out, buf, products);
-  };
-  if (s.time_major) {
-    for (int t = 0; t < s.time_steps; ++t) {
-      step(input + int64_t{t} * s.batch * s.input_size, hidden, cell,
-           output + int64_t{t} * s.batch * s.state_size);
-    }
-    return;
-  }
-  for (int b = 0; b < s.batch; ++b) {
-    for (int t = 0; t < s.time_steps; ++t) {
-      const int64_t row = int64_t{b} * s.time_steps + t;
-      step(input + row * s.input_size, hidden + int64_t{b} * s.state_size,
-           cell + int64_t{b} * s.state_size, output + row * s.state_size);
-    }
-  }
+  const PackedFc products{context, &fast, input_dots,
+                          input_dots + int64_t{rows} * 4 * s.state_size};
+  ref::Sequence<int8_t, int32_t>(p, s, w, input, hidden, cell, output, buf, products);
 }
 
 }  // namespace octet::ops::nn_integer

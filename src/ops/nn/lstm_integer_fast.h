@@ -1,11 +1,11 @@
 // The int8 integer LSTM (TFLite Micro's standard cell, lstm_integer.h) with its eight
 // fully-connected products on the quantized GEMM micro-kernels. The four gates' input and
-// recurrent weights are stacked and packed once in prepare (raw int32 mode: the kernel returns
-// Σ w·x exactly); each FC's input offset times its weight row sums and the gate bias fold into
-// one int32 per output, added with the reference's int32 wrap-around, so every gate
-// pre-activation, and so every output, is the reference's bit for bit. Per step: one GEMM of
-// the step's input rows, one of its output-state rows; the rest of the step (requantization,
-// saturating adds, sigmoid/tanh tables, cell update) is the reference's code.
+// recurrent weights are stacked and packed once in prepare (raw int32 mode), the packer
+// folding each FC's input offset times its weight-row sums and the gate bias into the packed
+// bias modulo 2^32 (the reference's int32 wrap-around), so every gate pre-activation, and so
+// every output, is the reference's bit for bit. Per step: one GEMM of the step's input rows,
+// one of its output-state rows; the rest of the step (requantization, saturating adds,
+// sigmoid/tanh tables, cell update) and the sequence loop are the reference's code.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,7 @@
 
 #include "kernels/reference/lstm_integer.h"
 #include "ops/nn/hybrid_recurrent_gemm.h"
+#include "ops/nn/packing_cache.h"
 #include "tensorflow/lite/c/common.h"
 
 namespace octet::ops::nn_integer {
@@ -20,15 +21,10 @@ namespace octet::ops::nn_integer {
 struct LstmIntegerFast {
   bool ready = false;  // false: the reference loops
   const char* kernel_name = "reference";
-  nn::RecurrentGemm input_gemm, recurrent_gemm;  // [4 * state, input] and [4 * state, state]
-  // Per gate (forget, input, cell, output) and unit: bias + input_offset * Σ w (input FC),
-  // and output_state offset * Σ w (recurrent FC), in int32 as the reference wraps them.
-  const int32_t* input_folded = nullptr;
-  const int32_t* recurrent_folded = nullptr;
+  // [4 * state, input] and [4 * state, state]; sums with bias and input offset folded in.
+  nn::RecurrentGemm input_gemm, recurrent_gemm;
   mutable std::vector<int32_t> dots;  // eval scratch: the step's input then recurrent sums
-  // What the packing was made from (a re-prepare with the same keeps it).
-  const void* packed_weights = nullptr;
-  const void* packed_kernel = nullptr;
+  nn::PackingCache packing;
 };
 
 // Packs the int8 cell's weights when the kernel path is not the reference, weights and biases
