@@ -24,6 +24,17 @@ const reference::LstmGateWeights& GateOf(const reference::LstmWeights& w, int g)
   return *gates[g];
 }
 
+// Packs `d` for `kernel` into persistent memory.
+bool PackPersistent(TfLiteContext* context, const optimized::FGemmKernel& kernel,
+                    const optimized::FGemmWeightsDesc& d, optimized::FGemmPacked* out) {
+  const size_t floats = optimized::FGemmPackedFloats(kernel, d);
+  auto* buffer =
+      static_cast<float*>(context->AllocatePersistentBuffer(context, floats * sizeof(float)));
+  if (buffer == nullptr) return false;
+  *out = optimized::FGemmPack(kernel, d, buffer);
+  return true;
+}
+
 // Stacks the present gates' [n_cell, depth] matrices into one [gate_count * n_cell, depth]
 // matrix (and their biases), packs it into persistent memory.
 bool PackStacked(TfLiteContext* context, const optimized::FGemmKernel& kernel,
@@ -51,12 +62,7 @@ bool PackStacked(TfLiteContext* context, const optimized::FGemmKernel& kernel,
   d.bias = recurrent ? nullptr : bias.data();
   d.n = fast.stacked();
   d.kc = depth;
-  const size_t floats = optimized::FGemmPackedFloats(kernel, d);
-  auto* buffer =
-      static_cast<float*>(context->AllocatePersistentBuffer(context, floats * sizeof(float)));
-  if (buffer == nullptr) return false;
-  *out = optimized::FGemmPack(kernel, d, buffer);
-  return true;
+  return PackPersistent(context, kernel, d, out);
 }
 
 bool PackProjection(TfLiteContext* context, const optimized::FGemmKernel& kernel,
@@ -67,12 +73,7 @@ bool PackProjection(TfLiteContext* context, const optimized::FGemmKernel& kernel
   d.bias = w.projection_bias;
   d.n = p.n_output;
   d.kc = p.n_cell;
-  const size_t floats = optimized::FGemmPackedFloats(kernel, d);
-  auto* buffer =
-      static_cast<float*>(context->AllocatePersistentBuffer(context, floats * sizeof(float)));
-  if (buffer == nullptr) return false;
-  *out = optimized::FGemmPack(kernel, d, buffer);
-  return true;
+  return PackPersistent(context, kernel, d, out);
 }
 
 constexpr optimized::FloatClamp kNoClamp = {-std::numeric_limits<float>::infinity(),
@@ -136,9 +137,6 @@ TfLiteStatus PrepareLstmFloatFast(TfLiteContext* context, const TfLiteNode* node
   reference::LstmWeights w;
   TF_LITE_ENSURE_OK(context, GatherLstmFloatWeights(context, node, spec, &w));
   const bool cifg = w.input_gate.input_weights == nullptr;
-  // The same weights, shape and kernel as the last prepare: the packing stands.
-  const bool same = fast->kernel == kernel && fast->params.n_input == p.n_input &&
-                    fast->params.n_cell == p.n_cell && fast->params.n_output == p.n_output;
   fast->params = p;
   fast->shape = shape;
   fast->kernel = kernel;
@@ -147,7 +145,8 @@ TfLiteStatus PrepareLstmFloatFast(TfLiteContext* context, const TfLiteNode* node
   for (int g = 0, next = 0; g < 4; ++g) fast->slot[g] = (g == 0 && cifg) ? -1 : next++;
   fast->projection = w.projection_weights != nullptr;
   fast->chunk_steps = std::max(1, std::min(shape.steps, kChunkRows / shape.rows));
-  if (!same) fast->packing = PackingCache{};
+  // The same constant weights (whose shapes fix the cell's sizes) on the same kernel as the
+  // last prepare: the packing stands.
   const bool packed = fast->packing.Ensure(w.forget_gate.input_weights, kernel, [&] {
     return PackStacked(context, *kernel, *fast, w, false, &fast->input_gemm) &&
            PackStacked(context, *kernel, *fast, w, true, &fast->recurrent_gemm) &&
