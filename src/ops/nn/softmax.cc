@@ -46,24 +46,6 @@ struct OpData {
   const optimized::FUnaryKernel* funary = nullptr;
 };
 
-// The reference's float softmax (reference::Softmax) with each row's exps computed by the
-// path's vector kernel: the same max, scaling, sum order and division; the exps a few ulp
-// from std::exp.
-void FastSoftmax(const optimized::FUnaryKernel& funary, float beta, int64_t outer, int depth,
-                 const float* input, float* output) {
-  for (int64_t i = 0; i < outer; ++i) {
-    const float* in = input + i * depth;
-    float* out = output + i * depth;
-    float max = std::numeric_limits<float>::lowest();
-    for (int c = 0; c < depth; ++c) max = std::max(max, in[c]);
-    for (int c = 0; c < depth; ++c) out[c] = (in[c] - max) * beta;
-    funary.exp(out, out, static_cast<size_t>(depth));
-    float sum = 0.f;
-    for (int c = 0; c < depth; ++c) sum += out[c];
-    for (int c = 0; c < depth; ++c) out[c] = out[c] / sum;
-  }
-}
-
 void* Init(TfLiteContext*, const char*, size_t) { return std::make_unique<OpData>().release(); }
 
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
@@ -275,7 +257,10 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   if (kLog) {
     reference::LogSoftmax(data->outer, data->depth, input->data.f, output->data.f);
   } else if (data->funary != nullptr) {
-    FastSoftmax(*data->funary, data->beta, data->outer, data->depth, input->data.f, output->data.f);
+    // The reference's softmax with each row's exps on the path's vector kernel.
+    const optimized::FUnaryFn exp = data->funary->exp;
+    reference::SoftmaxWith([exp](float* v, int n) { exp(v, v, static_cast<size_t>(n)); },
+                           data->beta, data->outer, data->depth, input->data.f, output->data.f);
   } else {
     reference::Softmax(data->beta, data->outer, data->depth, input->data.f, output->data.f);
   }
