@@ -55,12 +55,22 @@ struct MulParams {
   int32_t output_multiplier = 0;
   int output_shift = 0;
   int32_t act_min = 0, act_max = 0;
+  // The effective scale is 2^30 or more (an output scale near zero: converters give tensors
+  // that are always zero such a range). Every nonzero product then lies beyond the output's
+  // range; TFLite's requantization has no defined result for a shift above 30, so the
+  // product's sign picks the bound, as in exact arithmetic.
+  bool saturate = false;
 };
 
 template <typename T>
 inline T Mul(T x, T y, const MulParams& p) {
   const int32_t a = p.input1_offset + x;
   const int32_t b = p.input2_offset + y;
+  if (p.saturate) {
+    const int32_t product = a * b;
+    if (product == 0) return ClampTo<T>(p.output_offset, p.act_min, p.act_max);
+    return static_cast<T>(product > 0 ? p.act_max : p.act_min);
+  }
   const int32_t out = p.output_offset + quant::MultiplyByQuantizedMultiplier(
                                             a * b, p.output_multiplier, p.output_shift);
   return ClampTo<T>(out, p.act_min, p.act_max);

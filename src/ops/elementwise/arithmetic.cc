@@ -203,6 +203,7 @@ void ChooseQuantizedKernel(TfLiteType type, bool reference_only, ArithData *data
   optimized::QBinaryParams &q = data->qparams;
   q.is_signed = type == kTfLiteInt8;
   if constexpr (kOp == ArithOp::kMul) {
+    if (data->mul.saturate) return;  // a degenerate scale: the reference's few lines serve
     q.op = optimized::QBinaryOp::kMul;
     q.input1_offset = data->mul.input1_offset;
     q.input2_offset = data->mul.input2_offset;
@@ -251,9 +252,17 @@ TfLiteStatus PrepareQuantized(TfLiteContext *context, const Params *params, cons
     p.input1_offset = -in1->params.zero_point;
     p.input2_offset = -in2->params.zero_point;
     p.output_offset = output->params.zero_point;
+    const double real = static_cast<double>(s1) * static_cast<double>(s2) / static_cast<double>(so);
+    p.act_min = act_min;
+    p.act_max = act_max;
+    int32_t unused_multiplier = 0;
+    int shift = 0;
+    if (std::isfinite(real) && real > 0)
+      quant::QuantizeMultiplier(real, &unused_multiplier, &shift);
+    p.saturate = shift > quant::kRequantShifts.max;
+    if (p.saturate) return kTfLiteOk;  // see MulParams::saturate
     TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(
-        context, op, "output", output, "input0_scale * input1_scale / output_scale",
-        static_cast<double>(s1) * static_cast<double>(s2) / static_cast<double>(so),
+        context, op, "output", output, "input0_scale * input1_scale / output_scale", real,
         &p.output_multiplier, &p.output_shift));
     p.act_min = act_min;
     p.act_max = act_max;
