@@ -201,11 +201,23 @@ const optimized::QGemmKernel* WideInputKernelFor(cpu::Isa isa, const WeightedGeo
 
 }  // namespace
 
+namespace {
+
+// Few rows read each weight once or twice: the smaller weights then win. A convolution's
+// rows are its output pixels (a classifier head: a 1x1 CONV_2D on a 1x1 image).
+bool HasFewRows(const WeightedGeometry& g) {
+  if (g.op == WeightedOp::kDepthwise) return false;
+  const int64_t rows = g.op == WeightedOp::kFullyConnected
+                           ? g.rows
+                           : static_cast<int64_t>(g.batches) * g.out_h * g.out_w;
+  return rows <= kFewRows;
+}
+
+}  // namespace
+
 const optimized::QGemmKernel* GemmKernelFor(cpu::Isa isa, const WeightedGeometry& g) {
   if (isa == cpu::Isa::kReference) return nullptr;
-  // Few rows read each weight once or twice: the smaller weights then win.
-  const bool few_rows = g.op == WeightedOp::kFullyConnected && g.rows <= kFewRows;
-  return few_rows ? optimized::QGemmFewRowsKernelFor(isa) : optimized::QGemmKernelFor(isa);
+  return HasFewRows(g) ? optimized::QGemmFewRowsKernelFor(isa) : optimized::QGemmKernelFor(isa);
 }
 
 TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const char* op,
@@ -242,7 +254,7 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
     } else {
       // The wide-input variant needs a node temporary for the widened input.
       const optimized::QGemmKernel* kernel =
-          scratch != nullptr ? WideInputKernelFor(isa, g, t, q->quant) : nullptr;
+          scratch != nullptr && !HasFewRows(g) ? WideInputKernelFor(isa, g, t, q->quant) : nullptr;
       if (kernel == nullptr) kernel = GemmKernelFor(isa, g);
       if (kernel != nullptr) {
         q->optimized = q->packing.Ensure(t.weights->data.raw, kernel,

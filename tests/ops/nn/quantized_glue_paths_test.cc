@@ -55,12 +55,12 @@ Outcome RunDepthwise(const DepthwiseCase& c, const TfLiteRegistration* registrat
   std::vector<uint8_t> weights(static_cast<size_t>(c.kernel_h) * c.kernel_w * channels);
   for (uint8_t& w : weights) w = static_cast<uint8_t>(rng());
   if (c.is_signed) weights[0] = 0x80;  // -128: the value a saturating pair sum would break
-  const int filter = m.AddConstInput({type,
-                                      {1, c.kernel_h, c.kernel_w, channels},
-                                      weight_scales,
-                                      std::vector<int>(weight_scales.size(), c.weight_zero_point),
-                                      3},
-                                     weights.data(), weights.size());
+  m.AddConstInput({type,
+                   {1, c.kernel_h, c.kernel_w, channels},
+                   weight_scales,
+                   std::vector<int>(weight_scales.size(), c.weight_zero_point),
+                   3},
+                  weights.data(), weights.size());
   std::vector<int32_t> bias(channels);
   std::vector<float> bias_scales;
   for (int i = 0; i < channels; ++i) {
@@ -139,6 +139,81 @@ TEST(QuantizedGluePaths, DepthwiseNodesMatchTheReferenceOnEveryPath) {
     }
   }
   EXPECT_GT(gemm_routed, 0);
+}
+
+// Convolutions with few output pixels (classifier heads: a 1x1 CONV_2D on a 1x1 image, and
+// small KxK ones) take the byte-weight GEMM kernel, as batch-1 FULLY_CONNECTED does: the
+// weights are read once, so their size is the cost. Same bytes as the reference on every path.
+Outcome RunSmallConv(bool is_signed, int in_hw, int in_c, int kernel, int out_c, int filter_zp,
+                     const TfLiteRegistration* registration, uint32_t seed) {
+  const TfLiteType type = is_signed ? kTfLiteInt8 : kTfLiteUInt8;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> scale(0.002f, 0.05f);
+  const float input_scale = scale(rng);
+  const std::vector<float> weight_scales(is_signed ? out_c : 1, scale(rng));
+  OpModel m;
+  const int input_zp = is_signed ? -128 + static_cast<int>(rng() % 256) : 255;
+  const int input = m.AddInput({type, {1, in_hw, in_hw, in_c}, {input_scale}, {input_zp}});
+  std::vector<uint8_t> weights(static_cast<size_t>(out_c) * kernel * kernel * in_c);
+  for (uint8_t& w : weights) w = static_cast<uint8_t>(rng());
+  weights[0] = is_signed ? 0x80 : 0;
+  m.AddConstInput({type,
+                   {out_c, kernel, kernel, in_c},
+                   weight_scales,
+                   std::vector<int>(weight_scales.size(), filter_zp),
+                   0},
+                  weights.data(), weights.size());
+  std::vector<int32_t> bias(out_c);
+  for (int32_t& b : bias) b = static_cast<int32_t>(rng() % 20001) - 10000;
+  std::vector<float> bias_scales;
+  for (float w : weight_scales) bias_scales.push_back(input_scale * w);
+  m.AddConstInput<int32_t>(
+      {kTfLiteInt32, {out_c}, bias_scales, std::vector<int>(bias_scales.size(), 0), 0}, bias);
+  const int output =
+      m.AddOutput({type, {}, {input_scale * 30.f * scale(rng)}, {is_signed ? 3 : 128}});
+  TfLiteConvParams p{};
+  p.padding = kTfLitePaddingSame;
+  p.stride_width = p.stride_height = 1;
+  p.dilation_width_factor = p.dilation_height_factor = 1;
+  m.SetBuiltinOp(tflite::BuiltinOperator_CONV_2D, registration, p);
+  return testing::BuildAndRun<uint8_t>(m, output, [&] {
+    std::vector<uint8_t> in(static_cast<size_t>(in_hw) * in_hw * in_c);
+    for (uint8_t& v : in) v = static_cast<uint8_t>(rng());
+    m.SetInput(input, in);
+  });
+}
+
+TEST(QuantizedGluePaths, FewPixelConvolutionsTakeByteWeightsAndMatchTheReference) {
+  struct Case {
+    bool is_signed;
+    int in_hw, in_c, kernel, out_c, filter_zp;
+  };
+  const Case cases[] = {{true, 1, 1024, 1, 1001, 0}, {false, 1, 1024, 1, 1001, 131},
+                        {false, 1, 37, 1, 9, 255},   {true, 2, 20, 3, 40, 0},
+                        {false, 2, 9, 3, 17, 0},     {true, 2, 16, 1, 24, 0}};
+  uint32_t seed = 500;
+  for (const Case& c : cases) {
+    ++seed;
+    const std::string what = std::string(c.is_signed ? "int8" : "uint8") + " " +
+                             std::to_string(c.in_hw) + "x" + std::to_string(c.in_hw) + "x" +
+                             std::to_string(c.in_c) + " k" + std::to_string(c.kernel) + " -> " +
+                             std::to_string(c.out_c);
+    const Outcome want = RunSmallConv(c.is_signed, c.in_hw, c.in_c, c.kernel, c.out_c, c.filter_zp,
+                                      tflite::ops::builtin::Register_CONV_2D_REF(), seed);
+    ASSERT_TRUE(want.error.empty()) << what << ": " << want.error;
+    for (cpu::Isa isa : OptimizedPaths()) {
+      IsaScope scope(isa);
+      ASSERT_TRUE(scope.ok);
+      const Outcome got = RunSmallConv(c.is_signed, c.in_hw, c.in_c, c.kernel, c.out_c, c.filter_zp,
+                                       tflite::ops::builtin::Register_CONV_2D(), seed);
+      ASSERT_TRUE(got.error.empty()) << what << ": " << got.error;
+      ASSERT_EQ(got.output, want.output)
+          << what << " on " << cpu::IsaName(isa) << " (" << got.kernel << ")";
+      if (isa == cpu::Isa::kAvx2) {
+        EXPECT_NE(got.kernel.find("_w8"), std::string::npos) << what << ": " << got.kernel;
+      }
+    }
+  }
 }
 
 }  // namespace
