@@ -54,6 +54,9 @@ const FQuantKernel* FQuantKernelFor(cpu::Isa isa) {
 const FBinaryKernel* FBinaryKernelFor(cpu::Isa isa) {
   return Pick(isa, &kFBinaryScalar, &kFBinaryAvx2, &kFBinaryAvx512);
 }
+const QResizeKernel* QResizeKernelFor(cpu::Isa isa) {
+  return Pick(isa, &kQResizeScalar, &kQResizeAvx2, &kQResizeAvx2);
+}
 #if defined(OCTET_HAVE_LIBMVEC)
 const FUnaryKernel* FUnaryKernelFor(cpu::Isa isa) {
   return Pick(isa, &kFUnaryScalar, &kFUnaryAvx2, &kFUnaryAvx2);
@@ -94,6 +97,9 @@ const FBinaryKernel* FBinaryKernelFor(cpu::Isa isa) {
 }
 const FUnaryKernel* FUnaryKernelFor(cpu::Isa isa) {
   return Pick<FUnaryKernel>(isa, &kFUnaryScalar, nullptr, nullptr);
+}
+const QResizeKernel* QResizeKernelFor(cpu::Isa isa) {
+  return Pick<QResizeKernel>(isa, &kQResizeScalar, nullptr, nullptr);
 }
 #endif
 

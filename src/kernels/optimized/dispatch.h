@@ -12,6 +12,7 @@
 #include "kernels/optimized/qconvert/qconvert.h"
 #include "kernels/optimized/qdw/qdw.h"
 #include "kernels/optimized/qgemm/qgemm.h"
+#include "kernels/optimized/resize/qresize.h"
 
 namespace octet::optimized {
 
@@ -33,5 +34,7 @@ const FQuantKernel* FQuantKernelFor(cpu::Isa isa);
 const FBinaryKernel* FBinaryKernelFor(cpu::Isa isa);
 // LOGISTIC/TANH: the AVX-512 path runs the AVX2 kernel (libmvec's 8-lane functions).
 const FUnaryKernel* FUnaryKernelFor(cpu::Isa isa);
+// 8-bit RESIZE_BILINEAR: the AVX-512 path runs the AVX2 kernel (load- and store-bound).
+const QResizeKernel* QResizeKernelFor(cpu::Isa isa);
 
 }  // namespace octet::optimized

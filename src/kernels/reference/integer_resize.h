@@ -39,7 +39,10 @@ void QuantizedResizeNearestNeighbor(const ResizeParams& p, const Shape& input_sh
 inline void InterpolationQ10(int32_t v, int32_t scale_10, bool half_pixel_centers, int32_t in_size,
                              int32_t* scaled, int32_t* lo, int32_t* hi) {
   *scaled = half_pixel_centers ? v * scale_10 + scale_10 / 2 - (1 << 9) : v * scale_10;
-  *lo = std::max(*scaled / (1 << 10), 0);
+  // TFLite leaves lo unclamped above: where the rounded-up scale carries the last output
+  // past the input (7 rows to 300: 299 * 24 >= 7 * 1024) it reads a row past the image. The
+  // last row instead (lo == hi, so the weights give that row exactly).
+  *lo = std::min(std::max(*scaled / (1 << 10), 0), in_size - 1);
   *hi = std::min((*scaled + (1 << 10) - 1) / (1 << 10), in_size - 1);
 }
 

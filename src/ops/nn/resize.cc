@@ -6,13 +6,16 @@
 #include <memory>
 
 #include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/dispatch.h"
 #include "kernels/optimized/resize/qresize_bilinear.h"
 #include "kernels/reference/integer_resize.h"
 #include "kernels/shape.h"
+#include "kernels/threads/cpu_backend_context.h"
 #include "octet/kernel_info.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/nn_util.h"
+#include "ops/scratch.h"
 #include "quant/spec_checks.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/c/common.h"
@@ -33,7 +36,10 @@ struct OpData {
   reference::ResizeParams params;
   KernelFn kernel = nullptr;
   bool quantized = false;  // int8 / uint8 / int16, same params in and out
-  bool optimized = false;  // quantized bilinear off the reference path
+  // Quantized bilinear with a constant size off the reference path: the two-pass driver on
+  // this kernel, with its column table and blended rows in a node temporary.
+  const optimized::QResizeKernel* qresize = nullptr;
+  NodeScratch scratch;
 };
 
 template <bool kBilinear>
@@ -41,7 +47,11 @@ constexpr const char* OpName() {
   return kBilinear ? "RESIZE_BILINEAR" : "RESIZE_NEAREST_NEIGHBOR";
 }
 
-void* Init(TfLiteContext*, const char*, size_t) { return std::make_unique<OpData>().release(); }
+void* Init(TfLiteContext* context, const char*, size_t) {
+  auto data = std::make_unique<OpData>();
+  if (data->scratch.Reserve(context, 1) != kTfLiteOk) return nullptr;
+  return data.release();
+}
 
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
 
@@ -56,7 +66,8 @@ TfLiteStatus ResizeToSize(TfLiteContext* context, const char* op, const TfLiteTe
   return ResizeOutput(context, output, {input->dims->data[0], height, width, input->dims->data[3]});
 }
 
-template <bool kBilinear>
+// `reference_only` pins the reference kernel (Register_RESIZE_BILINEAR_REF).
+template <bool kBilinear, bool reference_only = false>
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   constexpr const char* kOp = OpName<kBilinear>();
   auto* data = static_cast<OpData*>(node->user_data);
@@ -111,22 +122,32 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   }
   data->params.align_corners = align_corners;
   data->params.half_pixel_centers = half_pixel_centers;
-  data->optimized = kBilinear && data->quantized && cpu::ActiveIsa() != cpu::Isa::kReference;
-  if (data->optimized) SetNodeKernelName(context, node, "qresize_bilinear");
-
+  data->qresize = nullptr;
   if (!tflite::IsConstantTensor(size)) {
     tflite::SetTensorToDynamic(output);
     return kTfLiteOk;
   }
-  return ResizeToSize(context, kOp, input, size, output);
+  TF_LITE_ENSURE_OK(context, ResizeToSize(context, kOp, input, size, output));
+  if (kBilinear && data->quantized && !reference_only) {
+    data->qresize = optimized::QResizeKernelFor(cpu::ActiveIsa());
+    if (data->qresize != nullptr) {
+      const size_t ints = optimized::QResizeScratchInts(Shape::Of(input), Shape::Of(output));
+      TF_LITE_ENSURE_OK(context, data->scratch.Prepare(
+                                     context, node, {{kTfLiteInt32, static_cast<int64_t>(ints)}}));
+      SetNodeKernelName(context, node, data->qresize->name);
+    }
+  }
+  return kTfLiteOk;
 }
 
 template <bool kBilinear, typename T>
-void RunQuantized(const OpData* data, const TfLiteTensor* input, TfLiteTensor* output) {
-  if (kBilinear && data->optimized) {
-    optimized::QuantizedResizeBilinear<T>(data->params, Shape::Of(input),
-                                          tflite::GetTensorData<T>(input), Shape::Of(output),
-                                          tflite::GetTensorData<T>(output));
+void RunQuantized(TfLiteContext* context, const OpData* data, const TfLiteTensor* input,
+                  TfLiteTensor* output) {
+  if (kBilinear && data->qresize != nullptr) {
+    optimized::QuantizedResizeBilinear<T>(
+        *data->qresize, data->params, Shape::Of(input), tflite::GetTensorData<T>(input),
+        Shape::Of(output), tflite::GetTensorData<T>(output),
+        data->scratch.Data<int32_t>(context, 0), GetThreadPool(context));
   } else if (kBilinear) {
     reference::QuantizedResizeBilinear<T>(data->params, Shape::Of(input),
                                           tflite::GetTensorData<T>(input), Shape::Of(output),
@@ -153,13 +174,13 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   if (data->quantized) {
     switch (input->type) {
       case kTfLiteInt8:
-        RunQuantized<kBilinear, int8_t>(data, input, output);
+        RunQuantized<kBilinear, int8_t>(context, data, input, output);
         break;
       case kTfLiteUInt8:
-        RunQuantized<kBilinear, uint8_t>(data, input, output);
+        RunQuantized<kBilinear, uint8_t>(context, data, input, output);
         break;
       default:
-        RunQuantized<kBilinear, int16_t>(data, input, output);
+        RunQuantized<kBilinear, int16_t>(context, data, input, output);
         break;
     }
     return kTfLiteOk;
@@ -168,9 +189,10 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
-template <bool kBilinear>
+template <bool kBilinear, bool reference_only = false>
 TfLiteRegistration* Registration() {
-  static TfLiteRegistration r = MakeRegistration(Init, Free, Prepare<kBilinear>, Eval<kBilinear>);
+  static TfLiteRegistration r =
+      MakeRegistration(Init, Free, Prepare<kBilinear, reference_only>, Eval<kBilinear>);
   return &r;
 }
 
@@ -181,6 +203,10 @@ namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_RESIZE_BILINEAR() {
   return octet::ops::nn::resize::Registration<true>();
+}
+
+TfLiteRegistration* Register_RESIZE_BILINEAR_REF() {
+  return octet::ops::nn::resize::Registration<true, true>();
 }
 
 TfLiteRegistration* Register_RESIZE_NEAREST_NEIGHBOR() {

@@ -113,7 +113,9 @@ TEST_P(FUnaryPathTest, WithinFourUlpOfTheTrueValue) {
       ExpectClose(sig[i], TrueLogistic(x[i]), ref_sig, x[i], "logistic");
       ExpectClose(th[i], std::tanh(double{x[i]}), ref_th, x[i], "tanh");
       ExpectClose(ex[i], std::exp(double{x[i]}), ref_ex, x[i], "exp");
-      if (x[i] > 16.619047164916992188f) EXPECT_EQ(sig[i], 1.f) << x[i];
+      if (x[i] > 16.619047164916992188f) {
+        EXPECT_EQ(sig[i], 1.f) << x[i];
+      }
     }
   }
 }
