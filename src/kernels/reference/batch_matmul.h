@@ -83,6 +83,7 @@ inline void BatchMatMul(const Shape& lhs_shape, const float* lhs, bool adj_x,
 
 // Quantized BATCH_MATMUL (TFLite's reference BatchMatMul<T, AccumT>): per output element
 //   acc = Σ_k (lhs + lhs_offset) · (rhs + rhs_offset)     (int32 for int8, int64 for int16)
+// int8 × int8 → int8, int16 × int16 → int16 and int16 × int8 → int16 (16x8: TRhs = int8_t).
 //   out = clamp(MultiplyByQuantizedMultiplier(acc, multiplier, shift) + output_offset)
 struct QuantizedBatchMatMulParams {
   int32_t lhs_offset = 0;  // −lhs zero point
@@ -94,14 +95,14 @@ struct QuantizedBatchMatMulParams {
   int32_t act_max = 0;
 };
 
-template <typename T, typename Acc>
+template <typename T, typename Acc, typename TRhs = T>
 void QuantizedBatchMatMul(const QuantizedBatchMatMulParams& q, const Shape& lhs_shape, const T* lhs,
-                          bool adj_x, const Shape& rhs_shape, const T* rhs, bool adj_y,
+                          bool adj_x, const Shape& rhs_shape, const TRhs* rhs, bool adj_y,
                           const Shape& output_shape, T* output) {
   const MatMulDims g(lhs_shape, adj_x, rhs_shape, output_shape);
   g.ForEachBatch(output_shape, [&](int64_t lhs_batch, int64_t rhs_batch, int64_t ob) {
     const T* a = lhs + lhs_batch * g.lhs_matrix;
-    const T* b = rhs + rhs_batch * g.rhs_matrix;
+    const TRhs* b = rhs + rhs_batch * g.rhs_matrix;
     T* out = output + ob * g.out_matrix;
     for (int i = 0; i < g.m; ++i) {
       for (int j = 0; j < g.n; ++j) {

@@ -38,6 +38,7 @@ struct OpData {
   bool adj_y = false;
   KernelFn kernel = nullptr;
   TfLiteType type = kTfLiteFloat32;
+  TfLiteType rhs_type = kTfLiteFloat32;  // quantized: the lhs type, or INT8 under INT16 (16x8)
   reference::QuantizedBatchMatMulParams q;
   FloatMatMul fast;     // float32 on the optimized GEMM when prepare chose it
   NodeScratch scratch;  // its per-invoke packed rhs (non-constant rhs), or hybrid scratch
@@ -48,17 +49,20 @@ struct OpData {
   HybridBatchMatMulKernel hybrid_fast;
 };
 
-// Quantized operands: same integer type everywhere, per-tensor params, rhs symmetric; the
-// multiplier lhs_scale · rhs_scale / output_scale is computed once.
+// Quantized operands: the lhs type everywhere (int8, int16), or int16 lhs and output with an
+// int8 rhs (TFLite's 16x8); per-tensor params, rhs symmetric; the multiplier
+// lhs_scale · rhs_scale / output_scale is computed once.
 TfLiteStatus PrepareQuantized(TfLiteContext* context, const TfLiteTensor* lhs,
                               const TfLiteTensor* rhs, TfLiteTensor* output, OpData* data) {
   const TfLiteType t = lhs->type;
   OCTET_OP_ENSURE(context, t == kTfLiteInt8 || t == kTfLiteInt16, kOp,
                   "lhs type %s is not supported (FLOAT32, INT8, INT16)", TfLiteTypeGetName(t));
-  OCTET_OP_ENSURE(context, rhs->type == t && output->type == t, kOp,
-                  "rhs (%s) and output (%s) must have the lhs type %s",
+  const bool rhs_ok = rhs->type == t || (t == kTfLiteInt16 && rhs->type == kTfLiteInt8);
+  OCTET_OP_ENSURE(context, rhs_ok && output->type == t, kOp,
+                  "rhs (%s) and output (%s) must have the lhs type %s (or an INT8 rhs with INT16)",
                   TfLiteTypeGetName(rhs->type), TfLiteTypeGetName(output->type),
                   TfLiteTypeGetName(t));
+  data->rhs_type = rhs->type;
   TF_LITE_ENSURE_OK(context, quant::CheckActivation(context, kOp, "lhs", lhs));
   TF_LITE_ENSURE_OK(context, quant::CheckPerTensor(context, kOp, "rhs", rhs));
   TF_LITE_ENSURE_OK(context, quant::CheckActivation(context, kOp, "output", output));
@@ -222,6 +226,12 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     reference::QuantizedBatchMatMul<int8_t, int32_t>(
         data->q, Shape::Of(lhs), lhs->data.int8, data->adj_x, Shape::Of(rhs), rhs->data.int8,
         data->adj_y, Shape::Of(output), output->data.int8);
+    return kTfLiteOk;
+  }
+  if (data->type == kTfLiteInt16 && data->rhs_type == kTfLiteInt8) {
+    reference::QuantizedBatchMatMul<int16_t, int64_t, int8_t>(
+        data->q, Shape::Of(lhs), lhs->data.i16, data->adj_x, Shape::Of(rhs), rhs->data.int8,
+        data->adj_y, Shape::Of(output), output->data.i16);
     return kTfLiteOk;
   }
   if (data->type == kTfLiteInt16) {

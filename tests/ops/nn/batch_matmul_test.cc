@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "ops/nn/nn_ops.h"
@@ -120,6 +122,48 @@ TEST(Nn_BatchMatMul, BroadcastBatchDims) {
   Check({2, 1, 3, 4}, false, {3, 4, 2}, false);      // rhs rank 3 against lhs rank 4
   Check({1, 3, 2, 4}, false, {5, 1, 4, 3}, false);   // both broadcast
   Check({2, 2, 1, 3, 4}, true, {6, 3}, true, true);  // rank 5 with a constant 2-D rhs
+}
+
+// TFLite's 16x8: int16 lhs and output, a per-tensor int8 rhs (constant or not), int64 sums
+// and the 16-bit requantization. Against the double product, within one output step.
+TEST(Nn_BatchMatMul, Int16LhsInt8Rhs) {
+  for (bool adj_y : {false, true}) {
+    for (bool const_rhs : {false, true}) {
+      const std::vector<int> ls = {2, 3, 40},
+                             rs = adj_y ? std::vector<int>{7, 40} : std::vector<int>{40, 7};
+      std::vector<int16_t> lq(Count(ls));
+      std::vector<int8_t> rq(Count(rs));
+      for (size_t i = 0; i < lq.size(); ++i)
+        lq[i] = static_cast<int16_t>((i * 7919) % 65536 - 32768);
+      for (size_t i = 0; i < rq.size(); ++i) rq[i] = static_cast<int8_t>((i * 104729) % 256 - 128);
+      rq[0] = -128;
+      const float ls_scale = 1.f / 4096, rs_scale = 0.02f, out_scale = 1.f / 64;
+      OpModel m;
+      const int lhs = m.AddInput({kTfLiteInt16, ls, {ls_scale}, {0}});
+      const testing::TensorSpec rspec{kTfLiteInt8, rs, {rs_scale}, {0}};
+      const int rhs = const_rhs ? m.AddConstInput<int8_t>(rspec, rq) : m.AddInput(rspec);
+      const int output = m.AddOutput({kTfLiteInt16, {}, {out_scale}, {0}});
+      TfLiteBatchMatMulParams p{};
+      p.adj_y = adj_y;
+      m.SetBuiltinOp(tflite::BuiltinOperator_BATCH_MATMUL,
+                     tflite::ops::builtin::Register_BATCH_MATMUL(), p);
+      ASSERT_EQ(m.Build(), kTfLiteOk) << m.error();
+      m.SetInput(lhs, lq);
+      if (!const_rhs) m.SetInput(rhs, rq);
+      ASSERT_EQ(m.Invoke(), kTfLiteOk) << m.error();
+      std::vector<float> lf(lq.begin(), lq.end()), rf(rq.begin(), rq.end());
+      std::vector<int> shape;
+      const auto want = Naive(ls, lf, false, rs, rf, adj_y, &shape);
+      EXPECT_EQ(m.GetShape(output), shape);
+      const auto got = m.GetOutput<int16_t>(output);
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t i = 0; i < got.size(); ++i) {
+        const double q = std::min(
+            32767.0, std::max(-32768.0, std::round(want[i] * ls_scale * rs_scale / out_scale)));
+        EXPECT_LE(std::fabs(got[i] - q), 1) << i;
+      }
+    }
+  }
 }
 
 TEST(Nn_BatchMatMul, Rejections) {
