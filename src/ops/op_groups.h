@@ -28,5 +28,6 @@ void AddStablehloBuiltins(tflite::MutableOpResolver* resolver);    // src/ops/st
 // (Register_X_REF), for BuiltinRefOpResolver.
 void AddNnReferenceBuiltins(tflite::MutableOpResolver* resolver);           // src/ops/nn/
 void AddElementwiseReferenceBuiltins(tflite::MutableOpResolver* resolver);  // src/ops/elementwise/
+void AddShapeReferenceBuiltins(tflite::MutableOpResolver* resolver);        // src/ops/shape/
 
 }  // namespace octet::ops

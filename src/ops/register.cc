@@ -29,6 +29,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
 BuiltinRefOpResolver::BuiltinRefOpResolver() {
   octet::ops::AddNnReferenceBuiltins(this);
   octet::ops::AddElementwiseReferenceBuiltins(this);
+  octet::ops::AddShapeReferenceBuiltins(this);
 }
 
 }  // namespace builtin

@@ -30,6 +30,26 @@ void Concatenation(int axis, const std::vector<const T*>& inputs,
   }
 }
 
+// One uint8 value mapped onto the output's quantization as TFLite does it: in float,
+// scale = s_in * (1 / s_out) and bias = -zp_in * scale, rounded half away from zero.
+inline uint8_t RequantizeForConcat(uint8_t q, float scale, float bias, int32_t output_zero_point) {
+  // Saturating: an extreme scale ratio makes the product infinite (or 0 * inf NaN, which
+  // gives 0).
+  const double rounded = std::round(q * scale + bias);
+  return static_cast<uint8_t>(SaturatingTruncate(rounded + output_zero_point, 0, 255));
+}
+
+// The (scale, bias) RequantizeForConcat takes for an input.
+struct ConcatRescale {
+  float scale, bias;
+};
+inline ConcatRescale ConcatRescaleOf(float input_scale, int32_t input_zero_point,
+                                     float output_scale) {
+  const float inverse_output_scale = 1.f / output_scale;
+  const float scale = input_scale * inverse_output_scale;
+  return {scale, -input_zero_point * scale};
+}
+
 // uint8 concatenation mapping each input's real values onto the output's quantization:
 // q_out = round(q_in * s_in / s_out - zp_in * s_in / s_out) + zp_out, clamped to uint8.
 inline void ConcatenationWithScaling(int axis, const std::vector<const uint8_t*>& inputs,
@@ -40,7 +60,6 @@ inline void ConcatenationWithScaling(int axis, const std::vector<const uint8_t*>
                                      const Shape& output_shape, uint8_t* output) {
   const int64_t outer = output_shape.SizeBetween(0, axis);
   const int64_t inner = output_shape.SizeBetween(axis + 1, output_shape.rank());
-  const float inverse_output_scale = 1.f / output_scale;
   uint8_t* dst = output;
   for (int64_t o = 0; o < outer; ++o) {
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -49,13 +68,10 @@ inline void ConcatenationWithScaling(int axis, const std::vector<const uint8_t*>
       if (input_zero_points[i] == output_zero_point && input_scales[i] == output_scale) {
         CopyElements(dst, src, n);
       } else {
-        const float scale = input_scales[i] * inverse_output_scale;
-        const float bias = -input_zero_points[i] * scale;
+        const ConcatRescale r =
+            ConcatRescaleOf(input_scales[i], input_zero_points[i], output_scale);
         for (int64_t j = 0; j < n; ++j) {
-          // Saturating: an extreme scale ratio makes the product infinite (or 0 * inf NaN,
-          // which gives 0).
-          const double rounded = std::round(src[j] * scale + bias);
-          dst[j] = static_cast<uint8_t>(SaturatingTruncate(rounded + output_zero_point, 0, 255));
+          dst[j] = RequantizeForConcat(src[j], r.scale, r.bias, output_zero_point);
         }
       }
       dst += n;

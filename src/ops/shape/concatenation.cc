@@ -1,11 +1,18 @@
 // CONCATENATION: joins inputs along `axis` (negative counts from the back; rank-0 inputs
 // stack into a vector). uint8 inputs with other quantization are requantized; int8 and
 // int16 must already share the output's. Fused activation is honoured for float only.
+// Off the reference path, each requantized uint8 input maps its bytes through a 256-entry
+// table the reference arithmetic fills in prepare (SSD MobileNet's class-score concat: 0.9
+// ms of float rounding per invoke on the reference).
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <vector>
 
+#include "kernels/cpu/cpu_features.h"
+#include "kernels/optimized/lut/byte_table.h"
 #include "kernels/reference/concat.h"
+#include "octet/kernel_info.h"
 #include "ops/shape/common.h"
 #include "ops/shape/shape_ops.h"
 
@@ -13,6 +20,44 @@ namespace octet::ops::shape {
 namespace {
 
 constexpr char kOp[] = "CONCATENATION";
+
+struct OpData {
+  // uint8 off the reference path: one table per input (identity where its quantization is
+  // the output's); empty otherwise.
+  std::vector<optimized::ByteTable> tables;
+};
+
+void* Init(TfLiteContext*, const char*, size_t) { return std::make_unique<OpData>().release(); }
+
+void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
+
+// Fills data->tables for a uint8 concatenation that requantizes some input.
+void PlanTables(TfLiteContext* context, TfLiteNode* node,
+                const std::vector<const TfLiteTensor*>& inputs, const TfLiteTensor* output,
+                OpData* data) {
+  data->tables.assign(inputs.size(), optimized::ByteTable{});
+  bool any_requantized = false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TfLiteTensor* in = inputs[i];
+    if (in->params.scale == output->params.scale &&
+        in->params.zero_point == output->params.zero_point) {
+      optimized::FillByteTable<uint8_t, uint8_t>([](uint8_t q) { return q; }, &data->tables[i]);
+      continue;
+    }
+    any_requantized = true;
+    const reference::ConcatRescale r =
+        reference::ConcatRescaleOf(in->params.scale, in->params.zero_point, output->params.scale);
+    const int32_t zero_point = output->params.zero_point;
+    optimized::FillByteTable<uint8_t, uint8_t>(
+        [&](uint8_t q) { return reference::RequantizeForConcat(q, r.scale, r.bias, zero_point); },
+        &data->tables[i]);
+  }
+  if (!any_requantized) {
+    data->tables.clear();  // plain copies: the generic path
+    return;
+  }
+  SetNodeKernelName(context, node, "byte_table");
+}
 
 // Axis in [0, rank) (0 for rank-0 inputs).
 TfLiteStatus ResolveAxis(TfLiteContext* context, TfLiteNode* node, int* axis) {
@@ -54,7 +99,11 @@ TfLiteStatus ActivationRange(TfLiteContext* context, TfLiteFusedActivation act, 
   return kTfLiteOk;
 }
 
+// `reference_only` pins the reference kernel (Register_CONCATENATION_REF).
+template <bool reference_only>
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  auto* data = static_cast<OpData*>(node->user_data);
+  data->tables.clear();
   const int n = tflite::NumInputs(node);
   OCTET_ENSURE(context, n >= 1, "%s: expected at least 1 input, got %d", kOp, n);
   OCTET_ENSURE(context, tflite::NumOutputs(node) == 1, "%s: expected 1 output, got %d", kOp,
@@ -119,6 +168,9 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                    "%s: uint8 output scale must be > 0 to requantize", kOp);
     }
   }
+  if (t0->type == kTfLiteUInt8 && !reference_only && cpu::ActiveIsa() != cpu::Isa::kReference) {
+    PlanTables(context, node, inputs, output, data);
+  }
   std::vector<int> out_dims = rank == 0 ? std::vector<int>{n} : DimsOf(t0);
   if (rank > 0) out_dims[axis] = static_cast<int>(axis_sum);
   return ResizeOutput(context, output, out_dims);
@@ -139,6 +191,22 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   }
   const Shape out_shape = Shape::Of(output);
 
+  const auto* op_data = static_cast<const OpData*>(node->user_data);
+  if (output->type == kTfLiteUInt8 && !op_data->tables.empty()) {
+    const int64_t outer = out_shape.SizeBetween(0, axis);
+    const int64_t inner = out_shape.SizeBetween(axis + 1, out_shape.rank());
+    uint8_t* dst = output->data.uint8;
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int i = 0; i < n; ++i) {
+        const int64_t count = shapes[i].dim(axis) * inner;
+        optimized::ApplyByteTable(op_data->tables[static_cast<size_t>(i)],
+                                  inputs[i]->data.uint8 + o * count, dst,
+                                  static_cast<size_t>(count));
+        dst += count;
+      }
+    }
+    return kTfLiteOk;
+  }
   if (output->type == kTfLiteUInt8) {
     std::vector<const uint8_t*> data(n);
     std::vector<float> scales(n);
@@ -177,8 +245,16 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_CONCATENATION() {
-  static TfLiteRegistration r = octet::ops::MakeRegistration(
-      nullptr, nullptr, octet::ops::shape::Prepare, octet::ops::shape::Eval);
+  static TfLiteRegistration r =
+      octet::ops::MakeRegistration(octet::ops::shape::Init, octet::ops::shape::Free,
+                                   octet::ops::shape::Prepare<false>, octet::ops::shape::Eval);
+  return &r;
+}
+
+TfLiteRegistration* Register_CONCATENATION_REF() {
+  static TfLiteRegistration r =
+      octet::ops::MakeRegistration(octet::ops::shape::Init, octet::ops::shape::Free,
+                                   octet::ops::shape::Prepare<true>, octet::ops::shape::Eval);
   return &r;
 }
 

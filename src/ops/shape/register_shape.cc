@@ -55,4 +55,9 @@ void AddShapeBuiltins(tflite::MutableOpResolver* resolver) {
   resolver->AddBuiltin(tflite::BuiltinOperator_REVERSE_SEQUENCE, Register_REVERSE_SEQUENCE(), 1, 1);
 }
 
+void AddShapeReferenceBuiltins(tflite::MutableOpResolver* resolver) {
+  using namespace tflite::ops::builtin;  // NOLINT: the Register_X_REF family
+  resolver->AddBuiltin(tflite::BuiltinOperator_CONCATENATION, Register_CONCATENATION_REF(), 1, 4);
+}
+
 }  // namespace octet::ops

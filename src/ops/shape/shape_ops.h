@@ -7,6 +7,7 @@ namespace tflite::ops::builtin {
 
 TfLiteRegistration* Register_RESHAPE();
 TfLiteRegistration* Register_CONCATENATION();
+TfLiteRegistration* Register_CONCATENATION_REF();  // the reference kernel pinned
 TfLiteRegistration* Register_STRIDED_SLICE();
 TfLiteRegistration* Register_SQUEEZE();
 TfLiteRegistration* Register_EXPAND_DIMS();

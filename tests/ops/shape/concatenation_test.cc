@@ -1,9 +1,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
 
+#include "octet/kernel_info.h"
 #include "ops/shape/shape_ops.h"
 #include "ops/shape/shape_test_util.h"
+#include "util/kernel_paths.h"
 
 namespace octet::shape_test {
 namespace {
@@ -94,6 +99,65 @@ TEST(Shape_Concatenation, Uint8Requantizes) {
   ASSERT_EQ(m.Invoke(), kTfLiteOk) << m.error();
   // 0 -> -5 + 3 = -2 -> clamps to 0; 15 -> 2.5 rounds to 3 (+3 = 6); 255 -> 122.5 -> 123 + 3.
   EXPECT_EQ(m.GetOutput<uint8_t>(out), (std::vector<uint8_t>{7, 250, 0, 6, 126}));
+}
+
+// The byte-table path (every optimized path) against the reference-pinned registration:
+// random uint8 concatenations along each axis, some inputs with the output's quantization and
+// some rescaled (scale ratios above and below 1, zero points at both ends, the SSD shape).
+TEST(Shape_Concatenation, Uint8TablesMatchTheReferenceOnEveryPath) {
+  std::mt19937 rng(31);
+  struct Case {
+    std::vector<std::vector<int>> shapes;
+    int axis;
+  };
+  const Case cases[] = {{{{1, 6, 91}, {1, 5, 91}, {1, 1, 91}}, 1},
+                        {{{2, 3, 4}, {2, 3, 7}}, 2},
+                        {{{3, 2}, {1, 2}, {4, 2}, {2, 2}}, 0},
+                        {{{1, 19, 19, 12}, {1, 19, 19, 3}}, -1}};
+  for (const Case& c : cases) {
+    for (int trial = 0; trial < 8; ++trial) {
+      std::vector<float> scales;
+      std::vector<int> zps;
+      for (size_t i = 0; i <= c.shapes.size(); ++i) {  // the last is the output's
+        scales.push_back(0.005f + static_cast<float>(rng() % 1000) * 1e-4f);
+        zps.push_back(trial % 4 == 0 ? 0 : trial % 4 == 1 ? 255 : static_cast<int>(rng() % 256));
+      }
+      if (trial % 2) {  // input 0 shares the output's quantization: its table is an identity
+        scales[0] = scales.back();
+        zps[0] = zps.back();
+      }
+      std::vector<std::vector<uint8_t>> data;
+      for (const auto& shape : c.shapes) {
+        size_t n = 1;
+        for (int d : shape) n *= static_cast<size_t>(d);
+        std::vector<uint8_t> v(n);
+        for (uint8_t& x : v) x = static_cast<uint8_t>(rng());
+        data.push_back(v);
+      }
+      auto run = [&](TfLiteRegistration* reg, std::string* kernel) {
+        OpModel m;
+        std::vector<int> ins;
+        for (size_t i = 0; i < c.shapes.size(); ++i) {
+          ins.push_back(m.AddInput({kTfLiteUInt8, c.shapes[i], {scales[i]}, {zps[i]}}));
+        }
+        const int out = m.AddOutput({kTfLiteUInt8, {}, {scales.back()}, {zps.back()}});
+        m.SetBuiltinOp(kTfLiteBuiltinConcatenation, reg, Params(c.axis));
+        EXPECT_EQ(m.Build(), kTfLiteOk) << m.error();
+        for (size_t i = 0; i < ins.size(); ++i) m.SetInput<uint8_t>(ins[i], data[i]);
+        EXPECT_EQ(m.Invoke(), kTfLiteOk) << m.error();
+        *kernel = GetNodeKernelName(m.interpreter()->primary_subgraph(), 0);
+        return m.GetOutput<uint8_t>(out);
+      };
+      std::string kernel;
+      const auto want = run(tflite::ops::builtin::Register_CONCATENATION_REF(), &kernel);
+      for (cpu::Isa isa : octet::testing::OptimizedPaths()) {
+        octet::testing::IsaScope scope(isa);
+        ASSERT_TRUE(scope.ok);
+        EXPECT_EQ(run(Reg(), &kernel), want) << cpu::IsaName(isa) << " axis " << c.axis;
+        EXPECT_EQ(kernel, "byte_table");
+      }
+    }
+  }
 }
 
 TEST(Shape_Concatenation, ErrorDimMismatch) {
