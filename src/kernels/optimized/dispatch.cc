@@ -57,6 +57,7 @@ const FBinaryKernel* FBinaryKernelFor(cpu::Isa isa) {
 const QResizeKernel* QResizeKernelFor(cpu::Isa isa) {
   return Pick(isa, &kQResizeScalar, &kQResizeAvx2, &kQResizeAvx2);
 }
+const LutKernel* LutKernelFor(cpu::Isa isa) { return Pick(isa, &kLutScalar, &kLutAvx2, &kLutAvx2); }
 #if defined(OCTET_HAVE_LIBMVEC)
 const FUnaryKernel* FUnaryKernelFor(cpu::Isa isa) {
   return Pick(isa, &kFUnaryScalar, &kFUnaryAvx2, &kFUnaryAvx2);
@@ -100,6 +101,9 @@ const FUnaryKernel* FUnaryKernelFor(cpu::Isa isa) {
 }
 const QResizeKernel* QResizeKernelFor(cpu::Isa isa) {
   return Pick<QResizeKernel>(isa, &kQResizeScalar, nullptr, nullptr);
+}
+const LutKernel* LutKernelFor(cpu::Isa isa) {
+  return Pick<LutKernel>(isa, &kLutScalar, nullptr, nullptr);
 }
 #endif
 

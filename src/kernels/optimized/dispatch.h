@@ -8,6 +8,7 @@
 #include "kernels/optimized/fgemm/fgemm.h"
 #include "kernels/optimized/fquant/fquant.h"
 #include "kernels/optimized/funary/funary.h"
+#include "kernels/optimized/lut/lut.h"
 #include "kernels/optimized/qbinary/qbinary.h"
 #include "kernels/optimized/qconvert/qconvert.h"
 #include "kernels/optimized/qdw/qdw.h"
@@ -36,5 +37,7 @@ const FBinaryKernel* FBinaryKernelFor(cpu::Isa isa);
 const FUnaryKernel* FUnaryKernelFor(cpu::Isa isa);
 // 8-bit RESIZE_BILINEAR: the AVX-512 path runs the AVX2 kernel (load- and store-bound).
 const QResizeKernel* QResizeKernelFor(cpu::Isa isa);
+// Byte-table lookups: the AVX-512 path runs the AVX2 kernel.
+const LutKernel* LutKernelFor(cpu::Isa isa);
 
 }  // namespace octet::optimized
