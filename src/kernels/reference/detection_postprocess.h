@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -118,12 +119,29 @@ inline std::vector<int> NonMaxSuppressionSingleClass(const std::vector<BoxCorner
 // whatever order that algorithm does: the order TFLite (built with the same C++ library)
 // reports for tied scores, where TFLite Micro's stable sort differs. Without NaN this is
 // exactly TFLite's order; NaN ranks last (ScoreRanksBefore).
-inline std::vector<int> DecreasingPartialOrder(const float *values, int n, int k) {
-  if (k == 1) {
-    int best = 0;
-    for (int i = 1; i < n; ++i) best = ScoreRanksBefore(values[i], values[best]) ? i : best;
-    return {best};
+// The first maximum of values[0, n) in ScoreRanksBefore's order: the first index holding the
+// largest non-NaN value, 0 when every value is NaN. Two branch-free passes (the largest
+// value over 8 independent lanes, then its first index) instead of one scan whose
+// compare-and-branch the scores mispredict. (The lanes may keep -0 where a scan keeps +0;
+// the second pass finds either by ==, as the scan's first maximum is the first zero.)
+inline int FirstMaximum(const float *values, int n) {
+  constexpr float kLowest = -std::numeric_limits<float>::infinity();
+  float lanes[8] = {kLowest, kLowest, kLowest, kLowest, kLowest, kLowest, kLowest, kLowest};
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (int l = 0; l < 8; ++l) lanes[l] = values[i + l] > lanes[l] ? values[i + l] : lanes[l];
   }
+  float largest = kLowest;
+  for (; i < n; ++i) largest = values[i] > largest ? values[i] : largest;
+  for (float lane : lanes) largest = lane > largest ? lane : largest;
+  for (int j = 0; j < n; ++j) {
+    if (values[j] == largest) return j;
+  }
+  return 0;  // all NaN
+}
+
+inline std::vector<int> DecreasingPartialOrder(const float *values, int n, int k) {
+  if (k == 1) return {FirstMaximum(values, n)};
   std::vector<int> order(static_cast<size_t>(n));
   std::iota(order.begin(), order.end(), 0);
   std::partial_sort(order.begin(), order.begin() + k, order.end(),
@@ -156,23 +174,31 @@ inline void FastNms(const std::vector<BoxCorner> &boxes, const float *scores, in
   const int num_boxes = static_cast<int>(boxes.size());
   const int stride = p.num_classes + label_offset;
   const int per_anchor = std::min(p.max_classes_per_detection, p.num_classes);
-  std::vector<std::vector<int>> best_classes(num_boxes);
+  // Each anchor's best classes, per_anchor of them per row.
+  std::vector<int> best_classes(static_cast<size_t>(num_boxes) * per_anchor);
   std::vector<float> max_scores(num_boxes);
   for (int b = 0; b < num_boxes; ++b) {
     const float *row = scores + static_cast<int64_t>(b) * stride + label_offset;
-    best_classes[b] = DecreasingPartialOrder(row, p.num_classes, per_anchor);
-    max_scores[b] = row[best_classes[b][0]];
+    int *best = best_classes.data() + static_cast<size_t>(b) * per_anchor;
+    if (per_anchor == 1) {
+      best[0] = FirstMaximum(row, p.num_classes);
+    } else {
+      const std::vector<int> order = DecreasingPartialOrder(row, p.num_classes, per_anchor);
+      std::copy(order.begin(), order.end(), best);
+    }
+    max_scores[b] = row[best[0]];
   }
   const std::vector<int> selected = NonMaxSuppressionSingleClass(
       boxes, max_scores, p.score_threshold, p.iou_threshold, p.max_detections);
   int slot_row = 0;
   for (int b : selected) {
     const float *row = scores + static_cast<int64_t>(b) * stride + label_offset;
+    const int *best = best_classes.data() + static_cast<size_t>(b) * per_anchor;
     for (int k = 0; k < per_anchor; ++k) {
       const int slot = slot_row * p.max_classes_per_detection + k;
       out->boxes[slot] = boxes[b];
-      out->classes[slot] = static_cast<float>(best_classes[b][k]);
-      out->scores[slot] = row[best_classes[b][k]];
+      out->classes[slot] = static_cast<float>(best[k]);
+      out->scores[slot] = row[best[k]];
     }
     ++slot_row;
   }

@@ -6,6 +6,7 @@
 // num_detections [1], N = max_detections * max_classes_per_detection.
 #include "kernels/reference/detection_postprocess.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -178,6 +179,28 @@ TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
   return Resize(context, tflite::GetOutput(context, node, 3), {1});
 }
 
+// Elements [0, n) of a float/uint8/int8 tensor as float ((q - zero_point) * scale, as
+// ValueAt), the type switch outside the loop.
+void ValuesOf(const TfLiteTensor *t, size_t n, float *out) {
+  const float zero_point = static_cast<float>(t->params.zero_point);
+  const float scale = t->params.scale;
+  switch (t->type) {
+    case kTfLiteUInt8:
+      for (size_t i = 0; i < n; ++i) {
+        out[i] = (static_cast<float>(t->data.uint8[i]) - zero_point) * scale;
+      }
+      return;
+    case kTfLiteInt8:
+      for (size_t i = 0; i < n; ++i) {
+        out[i] = (static_cast<float>(t->data.int8[i]) - zero_point) * scale;
+      }
+      return;
+    default:
+      std::copy(t->data.f, t->data.f + n, out);
+      return;
+  }
+}
+
 // Element i of a float/uint8/int8 tensor as float ((q - zero_point) * scale).
 float ValueAt(const TfLiteTensor *t, int64_t i) {
   switch (t->type) {
@@ -226,7 +249,7 @@ TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
     }
   }
   std::vector<float> score_values(static_cast<size_t>(num_boxes) * num_scores);
-  for (size_t i = 0; i < score_values.size(); ++i) score_values[i] = ValueAt(scores, i);
+  ValuesOf(scores, score_values.size(), score_values.data());
 
   const int n = data.nms.max_detections * data.nms.max_classes_per_detection;
   det::Detections d;

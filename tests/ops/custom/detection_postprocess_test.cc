@@ -1,6 +1,8 @@
 // TFLite_Detection_PostProcess against an independent decode + greedy NMS written here
 // (double-precision boxes, sort-and-sweep selection), on float and uint8/int8 inputs, plus
 // option and shape validation.
+#include "kernels/reference/detection_postprocess.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -433,6 +436,29 @@ TEST(DetectionPostProcess, QuantizedUInt8AndInt8InputsAreDequantized) {
                     {q.type, {8, 4}, s.anchors, q.anchor_scale, q.anchor_zp}},
                    o.Encode());
     ExpectMatches(r, want, o.max_detections * 2);
+  }
+}
+
+// The fast NMS's per-anchor best class (two branch-free passes over 8 lanes) against the
+// plain scan in ScoreRanksBefore's order: random rows of every length up to 40 with ties,
+// NaN (leading, trailing, everywhere), both zeros and both infinities.
+TEST(DetectionPostProcess, FirstMaximumIsTheScansFirstMaximum) {
+  std::mt19937 rng(12);
+  const float kNaN = std::numeric_limits<float>::quiet_NaN();
+  const float kInf = std::numeric_limits<float>::infinity();
+  const float pool[] = {kNaN, -kInf, kInf, -0.f, 0.f, -1.f, 0.25f, 0.5f, 0.5f, 3.f};
+  for (int trial = 0; trial < 4000; ++trial) {
+    const int n = 1 + static_cast<int>(rng() % 40);
+    std::vector<float> row(static_cast<size_t>(n));
+    for (float &v : row) {
+      v = rng() % 3 == 0 ? pool[rng() % 10] : static_cast<float>(rng() % 64) / 16.f - 2.f;
+    }
+    if (trial % 50 == 0) std::fill(row.begin(), row.end(), kNaN);
+    int scan = 0;
+    for (int i = 1; i < n; ++i) {
+      scan = reference::detection::ScoreRanksBefore(row[i], row[scan]) ? i : scan;
+    }
+    ASSERT_EQ(reference::detection::FirstMaximum(row.data(), n), scan) << "trial " << trial;
   }
 }
 
