@@ -27,6 +27,7 @@ TfLiteRegistration* Register_SOFTMAX_REF();  // the reference kernel pinned
 TfLiteRegistration* Register_AVERAGE_POOL_REF();
 TfLiteRegistration* Register_MAX_POOL_REF();
 TfLiteRegistration* Register_RESIZE_BILINEAR_REF();
+TfLiteRegistration* Register_TRANSPOSE_CONV_REF();
 TfLiteRegistration* Register_LOG_SOFTMAX();
 TfLiteRegistration* Register_L2_NORMALIZATION();
 TfLiteRegistration* Register_LOCAL_RESPONSE_NORMALIZATION();

@@ -52,6 +52,7 @@ void AddNnReferenceBuiltins(tflite::MutableOpResolver* resolver) {
       {tflite::BuiltinOperator_AVERAGE_POOL_2D, Register_AVERAGE_POOL_REF, 3},
       {tflite::BuiltinOperator_MAX_POOL_2D, Register_MAX_POOL_REF, 3},
       {tflite::BuiltinOperator_RESIZE_BILINEAR, Register_RESIZE_BILINEAR_REF, 4},
+      {tflite::BuiltinOperator_TRANSPOSE_CONV, Register_TRANSPOSE_CONV_REF, 5},
       {tflite::BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM,
        Register_UNIDIRECTIONAL_SEQUENCE_LSTM_REF, 4},
       {tflite::BuiltinOperator_LSTM, Register_LSTM_REF, 4},

@@ -63,9 +63,9 @@ void* Init(TfLiteContext* context, const char*, size_t) {
 // (tap-major, then output channel) and sizes the column scratch.
 TfLiteStatus ChooseKernel(TfLiteContext* context, TfLiteNode* node, OpData* data,
                           const TfLiteTensor* weights, const TfLiteTensor* input,
-                          const TfLiteTensor* output) {
+                          const TfLiteTensor* output, bool reference_only) {
   data->optimized = false;
-  const cpu::Isa isa = cpu::ActiveIsa();
+  const cpu::Isa isa = reference_only ? cpu::Isa::kReference : cpu::ActiveIsa();
   const optimized::FGemmKernel* kernel =
       isa == cpu::Isa::kReference ? nullptr : optimized::FGemmKernelFor(isa);
   if (kernel == nullptr || !tflite::IsConstantTensor(weights) || tflite::IsDynamicTensor(output) ||
@@ -191,6 +191,8 @@ TfLiteStatus SelectFamily(TfLiteContext* context, const TfLiteTensor* input,
   return kTfLiteOk;
 }
 
+// `reference_only` pins the reference kernel (Register_TRANSPOSE_CONV_REF).
+template <bool reference_only>
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   const auto* params = static_cast<const TfLiteTransposeConvParams*>(node->builtin_data);
@@ -275,7 +277,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     SetNodeKernelName(context, node, "reference");
     return kTfLiteOk;
   }
-  return ChooseKernel(context, node, data, weights, input, output);  // the reference if dynamic
+  // The reference if dynamic.
+  return ChooseKernel(context, node, data, weights, input, output, reference_only);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -327,7 +330,14 @@ namespace tflite::ops::builtin {
 TfLiteRegistration* Register_TRANSPOSE_CONV() {
   namespace op = octet::ops::nn::transpose_conv;
   static TfLiteRegistration r =
-      octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare, op::Eval);
+      octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare<false>, op::Eval);
+  return &r;
+}
+
+TfLiteRegistration* Register_TRANSPOSE_CONV_REF() {
+  namespace op = octet::ops::nn::transpose_conv;
+  static TfLiteRegistration r =
+      octet::ops::MakeRegistration(op::Init, op::Free, op::Prepare<true>, op::Eval);
   return &r;
 }
 

@@ -291,7 +291,7 @@ TEST(FloatGluePaths, TransposeConvMatchesTheReferenceOnEveryPath) {
     const int out_h = same ? in_h * stride : (in_h - 1) * stride + kh;
     const int out_w = same ? in_w * stride : (in_w - 1) * stride + kw;
     const bool with_bias = trial % 3 != 0;
-    auto run = [&](uint32_t seed) {
+    auto run = [&](uint32_t seed, bool pinned = false) {
       std::mt19937 values(seed);
       OpModel m;
       m.AddConstInput<int32_t>({kTfLiteInt32, {4}}, {batches, out_h, out_w, out_c});
@@ -304,7 +304,9 @@ TEST(FloatGluePaths, TransposeConvMatchesTheReferenceOnEveryPath) {
       p.padding = same ? kTfLitePaddingSame : kTfLitePaddingValid;
       p.stride_height = p.stride_width = stride;
       p.activation = trial % 4 == 1 ? kTfLiteActRelu : kTfLiteActNone;
-      m.SetBuiltinOp(tflite::BuiltinOperator_TRANSPOSE_CONV, builtin::Register_TRANSPOSE_CONV(), p);
+      m.SetBuiltinOp(
+          tflite::BuiltinOperator_TRANSPOSE_CONV,
+          pinned ? builtin::Register_TRANSPOSE_CONV_REF() : builtin::Register_TRANSPOSE_CONV(), p);
       return testing::BuildAndRun<float>(m, output, [&] {
         m.SetInput(input, Uniform(static_cast<size_t>(batches) * in_h * in_w * in_c, values));
       });
@@ -332,6 +334,10 @@ TEST(FloatGluePaths, TransposeConvMatchesTheReferenceOnEveryPath) {
         ASSERT_NEAR(got.output[i], want.output[i], tolerance)
             << label << " on " << cpu::IsaName(isa) << ", output " << i;
       }
+      // Register_TRANSPOSE_CONV_REF pins the reference: its bits on every path.
+      const Outcome pinned = run(300 + trial, true);
+      EXPECT_EQ(pinned.kernel, "reference") << label;
+      EXPECT_EQ(pinned.output, want.output) << label << " pinned, on " << cpu::IsaName(isa);
     }
   }
 }
