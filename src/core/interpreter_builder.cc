@@ -103,6 +103,16 @@ TfLiteStatus InterpreterBuilder::ParseTensors(const ::tflite::SubGraph* subgraph
 
     octet::OwnedQuantization quant;  // freed on every early exit until handed to the tensor
     const auto* q = t->quantization();
+    if (q != nullptr && q->details_type() == ::tflite::QuantizationDetails_BlockwiseQuantization) {
+      // LiteRT's INT4 LLM weights: fp16 scales per block of input channels in another tensor.
+      // Read as affine they would be wrong numbers; say so instead.
+      const auto* blockwise = q->details_as_BlockwiseQuantization();
+      Report(
+          "tensor %u '%s' uses blockwise quantization (block size %d), which Octet does not "
+          "support",
+          i, name, blockwise != nullptr ? blockwise->block_size() : 0);
+      return kTfLiteError;
+    }
     if (q != nullptr && q->scale() != nullptr && q->scale()->size() > 0) {
       const int n = static_cast<int>(q->scale()->size());
       auto* affine = static_cast<TfLiteAffineQuantization*>(

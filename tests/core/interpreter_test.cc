@@ -13,6 +13,7 @@
 #include "memory/arena_planner.h"
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
+#include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model.h"
 #include "tensorflow/lite/mutable_op_resolver.h"
 
@@ -333,6 +334,47 @@ TEST(Interpreter, UnresolvedCustomAndFlexOpsFailAtAllocateWithTheirNames) {
       EXPECT_NE(b.reporter.text.find("TensorFlow Select"), std::string::npos) << b.reporter.text;
     }
   }
+}
+
+// LiteRT's blockwise-quantized INT4 weights (fp16 scales per block, in another tensor) would
+// read as wrong affine numbers: the builder refuses the tensor by name. The model is written
+// with the schema's own builders (ModelBuilder has no blockwise details).
+TEST(Interpreter, BlockwiseQuantizedTensorsAreRefusedByName) {
+  flatbuffers::FlatBufferBuilder fbb;
+  const std::vector<uint8_t> weight_bytes(4 * 64 / 2, 0x11);
+  const std::vector<uint16_t> scale_values(8, 0x3c00);  // fp16 1.0
+  const auto scale_bytes = reinterpret_cast<const uint8_t*>(scale_values.data());
+  std::vector<flatbuffers::Offset<Buffer>> buffers = {
+      CreateBuffer(fbb), CreateBufferDirect(fbb, &weight_bytes),
+      CreateBuffer(fbb, fbb.CreateVector(scale_bytes, 2 * scale_values.size()))};
+  const auto blockwise = CreateBlockwiseQuantization(fbb, /*scales=*/2, /*zero_points=*/-1,
+                                                     /*block_size=*/32);
+  const auto quant = CreateQuantizationParameters(
+      fbb, 0, 0, 0, 0, QuantizationDetails_BlockwiseQuantization, blockwise.Union());
+  const std::vector<int32_t> x_shape = {1, 64}, w_shape = {4, 64}, s_shape = {4, 2},
+                             y_shape = {1, 4};
+  std::vector<flatbuffers::Offset<Tensor>> tensors = {
+      CreateTensorDirect(fbb, &x_shape, TensorType_FLOAT32, 0, "x"),
+      CreateTensorDirect(fbb, &w_shape, TensorType_INT4, 1, "blockwise_weights", quant),
+      CreateTensorDirect(fbb, &s_shape, TensorType_FLOAT16, 2, "scales"),
+      CreateTensorDirect(fbb, &y_shape, TensorType_FLOAT32, 0, "y")};
+  const std::vector<int32_t> op_inputs = {0, 1, -1}, op_outputs = {3}, inputs = {0}, outputs = {3};
+  std::vector<flatbuffers::Offset<Operator>> ops = {
+      CreateOperatorDirect(fbb, 0, &op_inputs, &op_outputs, BuiltinOptions_FullyConnectedOptions,
+                           CreateFullyConnectedOptions(fbb).Union())};
+  std::vector<flatbuffers::Offset<SubGraph>> subgraphs = {
+      CreateSubGraphDirect(fbb, &tensors, &inputs, &outputs, &ops)};
+  std::vector<flatbuffers::Offset<OperatorCode>> codes = {CreateOperatorCode(
+      fbb, BuiltinOperator_FULLY_CONNECTED, 0, 1, BuiltinOperator_FULLY_CONNECTED)};
+  fbb.Finish(CreateModelDirect(fbb, 3, &codes, &subgraphs, "blockwise", &buffers),
+             ModelIdentifier());
+  Built b;
+  Build(&b, std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()),
+        tflite::ops::builtin::BuiltinOpResolver());
+  EXPECT_NE(b.status, kTfLiteOk);
+  EXPECT_NE(b.reporter.text.find("'blockwise_weights' uses blockwise quantization (block size 32)"),
+            std::string::npos)
+      << b.reporter.text;
 }
 
 TEST(Interpreter, ProgrammaticGraphWithoutAllocateIsRefused) {
