@@ -150,7 +150,9 @@ TEST(DequantizeFold, ConstantWeightsAreDequantizedOnceAndPacked) {
     // The consumers see constant weights: optimized kernels pack them (not on the reference).
     EXPECT_EQ(got.kernels[2], want.kernels[0]) << cpu::IsaName(isa);
     EXPECT_EQ(got.kernels[3], want.kernels[1]) << cpu::IsaName(isa);
-    if (isa != cpu::Isa::kReference) EXPECT_EQ(got.kernels[2].substr(0, 5), "fgemm");
+    if (isa != cpu::Isa::kReference) {
+      EXPECT_EQ(got.kernels[2].substr(0, 5), "fgemm");
+    }
     EXPECT_EQ(got.dequantized_allocation,
               std::vector<TfLiteAllocationType>(2, kTfLitePersistentRo));
   }
