@@ -257,15 +257,14 @@ TfLiteStatus PrepareQuantized(TfLiteContext *context, const Params *params, cons
     p.act_max = act_max;
     int32_t unused_multiplier = 0;
     int shift = 0;
-    if (std::isfinite(real) && real > 0)
+    if (std::isfinite(real) && real > 0) {
       quant::QuantizeMultiplier(real, &unused_multiplier, &shift);
+    }
     p.saturate = shift > quant::kRequantShifts.max;
     if (p.saturate) return kTfLiteOk;  // see MulParams::saturate
     TF_LITE_ENSURE_STATUS(quant::QuantizeMultiplierChecked(
         context, op, "output", output, "input0_scale * input1_scale / output_scale", real,
         &p.output_multiplier, &p.output_shift));
-    p.act_min = act_min;
-    p.act_max = act_max;
     return kTfLiteOk;
   } else {
     auto &p = data->add_sub;

@@ -199,10 +199,6 @@ const optimized::QGemmKernel* WideInputKernelFor(cpu::Isa isa, const WeightedGeo
   return kernel;
 }
 
-}  // namespace
-
-namespace {
-
 // Few rows read each weight once or twice: the smaller weights then win. A convolution's
 // rows are its output pixels (a classifier head: a 1x1 CONV_2D on a 1x1 image).
 bool HasFewRows(const WeightedGeometry& g) {
