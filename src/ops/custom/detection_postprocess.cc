@@ -179,40 +179,28 @@ TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
   return Resize(context, tflite::GetOutput(context, node, 3), {1});
 }
 
-// Elements [0, n) of a float/uint8/int8 tensor as float ((q - zero_point) * scale, as
-// ValueAt), the type switch outside the loop.
-void ValuesOf(const TfLiteTensor *t, size_t n, float *out) {
+// A float/uint8/int8 tensor's elements as floats ((q - zero_point) * scale), the type switch
+// outside the loop.
+std::vector<float> ValuesOf(const TfLiteTensor *t) {
+  std::vector<float> out(static_cast<size_t>(tflite::NumElements(t)));
   const float zero_point = static_cast<float>(t->params.zero_point);
   const float scale = t->params.scale;
   switch (t->type) {
     case kTfLiteUInt8:
-      for (size_t i = 0; i < n; ++i) {
+      for (size_t i = 0; i < out.size(); ++i) {
         out[i] = (static_cast<float>(t->data.uint8[i]) - zero_point) * scale;
       }
-      return;
+      break;
     case kTfLiteInt8:
-      for (size_t i = 0; i < n; ++i) {
+      for (size_t i = 0; i < out.size(); ++i) {
         out[i] = (static_cast<float>(t->data.int8[i]) - zero_point) * scale;
       }
-      return;
+      break;
     default:
-      std::copy(t->data.f, t->data.f + n, out);
-      return;
+      std::copy(t->data.f, t->data.f + out.size(), out.begin());
+      break;
   }
-}
-
-// Element i of a float/uint8/int8 tensor as float ((q - zero_point) * scale).
-float ValueAt(const TfLiteTensor *t, int64_t i) {
-  switch (t->type) {
-    case kTfLiteUInt8:
-      return (static_cast<float>(t->data.uint8[i]) - static_cast<float>(t->params.zero_point)) *
-             t->params.scale;
-    case kTfLiteInt8:
-      return (static_cast<float>(t->data.int8[i]) - static_cast<float>(t->params.zero_point)) *
-             t->params.scale;
-    default:
-      return t->data.f[i];
-  }
+  return out;
 }
 
 TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
@@ -234,13 +222,14 @@ TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
   const int num_scores = scores->dims->data[2];
   const int label_offset = num_scores - data.nms.num_classes;
 
+  const std::vector<float> box_values = ValuesOf(boxes);
+  const std::vector<float> anchor_values = ValuesOf(anchors);
   std::vector<det::BoxCorner> decoded(num_boxes);
   for (int b = 0; b < num_boxes; ++b) {
-    const int64_t e = static_cast<int64_t>(b) * box_len;
-    const det::CenterSize enc{ValueAt(boxes, e), ValueAt(boxes, e + 1), ValueAt(boxes, e + 2),
-                              ValueAt(boxes, e + 3)};
-    const det::CenterSize anchor{ValueAt(anchors, 4 * b), ValueAt(anchors, 4 * b + 1),
-                                 ValueAt(anchors, 4 * b + 2), ValueAt(anchors, 4 * b + 3)};
+    const float *e = box_values.data() + static_cast<int64_t>(b) * box_len;
+    const float *a = anchor_values.data() + int64_t{4} * b;
+    const det::CenterSize enc{e[0], e[1], e[2], e[3]};
+    const det::CenterSize anchor{a[0], a[1], a[2], a[3]};
     decoded[b] = det::Decode(enc, anchor, data.scale);
     // TFLite rejects inverted boxes (ymin > ymax or xmin > xmax), e.g. negative anchor sizes.
     if (!(decoded[b].ymin <= decoded[b].ymax && decoded[b].xmin <= decoded[b].xmax)) {
@@ -248,8 +237,7 @@ TfLiteStatus Eval(TfLiteContext *context, TfLiteNode *node) {
       return kTfLiteError;
     }
   }
-  std::vector<float> score_values(static_cast<size_t>(num_boxes) * num_scores);
-  ValuesOf(scores, score_values.size(), score_values.data());
+  const std::vector<float> score_values = ValuesOf(scores);
 
   const int n = data.nms.max_detections * data.nms.max_classes_per_detection;
   det::Detections d;
