@@ -38,16 +38,26 @@ inline void QResizeSource(int v, int32_t scale, bool half_pixel_centers, int in_
   *weight = *lo == *hi ? 0 : scaled - (1 << 10) * *lo;
 }
 
-// int16: the kernel's passes with int64 column products.
-inline void QResizeHorizontalInt16(const int32_t* v, const QResizeColumn* columns, int out_w,
-                                   int depth, int16_t* out) {
+// The two passes element by element (qresize.h), for values of type T: the portable 8-bit
+// kernel (Acc int32, the output's low byte) and the driver's int16 path (Acc int64: its
+// column products overflow int32).
+template <typename T>
+void BlendRowsPortable(const T* row0, const T* row1, size_t n, int32_t fy, int32_t* v) {
+  const int32_t gy = 1024 - fy;
+  for (size_t i = 0; i < n; ++i) v[i] = row0[i] * gy + row1[i] * fy;
+}
+
+template <typename Acc, typename Out>
+void BlendColumnsPortable(const int32_t* v, const QResizeColumn* columns, int out_w, int depth,
+                          Out* out) {
   for (int x = 0; x < out_w; ++x, out += depth) {
     const QResizeColumn& col = columns[x];
+    const Acc gx = 1024 - col.fx;
     for (int c = 0; c < depth; ++c) {
-      const int64_t sum = static_cast<int64_t>(v[col.x0 + c]) * (1024 - col.fx) +
-                          static_cast<int64_t>(v[col.x1 + c]) * col.fx;
-      const int64_t round = sum > 0 ? (1 << 19) : -(1 << 19);
-      out[c] = static_cast<int16_t>((sum + round) / (1 << 20));
+      const Acc sum =
+          static_cast<Acc>(v[col.x0 + c]) * gx + static_cast<Acc>(v[col.x1 + c]) * col.fx;
+      const Acc round = sum > 0 ? (1 << 19) : -(1 << 19);
+      out[c] = static_cast<Out>((sum + round) / (1 << 20));
     }
   }
 }
@@ -99,10 +109,9 @@ void QuantizedResizeBilinear(const QResizeKernel& kernel, const reference::Resiz
         kernel.vertical(row0, row1, row_elements, fy, std::is_signed_v<T>, v);
         kernel.horizontal(v, columns, out_w, depth, reinterpret_cast<uint8_t*>(out));
       } else {
-        const auto* a = reinterpret_cast<const T*>(row0);
-        const auto* c = reinterpret_cast<const T*>(row1);
-        for (size_t i = 0; i < row_elements; ++i) v[i] = a[i] * (1024 - fy) + c[i] * fy;
-        QResizeHorizontalInt16(v, columns, out_w, depth, out);
+        BlendRowsPortable(reinterpret_cast<const T*>(row0), reinterpret_cast<const T*>(row1),
+                          row_elements, fy, v);
+        BlendColumnsPortable<int64_t>(v, columns, out_w, depth, out);
       }
     }
   };
