@@ -13,21 +13,31 @@
 
 namespace octet::reference {
 
-// Joins `inputs` (shapes equal except on `axis`) into `output`. For each slab of the
-// dimensions before `axis`, the inputs' slabs are laid out one after the other.
-template <typename T>
-void Concatenation(int axis, const std::vector<const T*>& inputs,
-                   const std::vector<Shape>& input_shapes, const Shape& output_shape, T* output) {
+// Walks a concatenation along `axis` of `inputs` (shapes equal except on `axis`) into
+// `output`: for each slab of the dimensions before `axis`, the inputs' slabs one after the
+// other, each moved by move(i, source, destination, count) for input i.
+template <typename T, typename Move>
+void ConcatenateSlabs(int axis, const std::vector<const T*>& inputs,
+                      const std::vector<Shape>& input_shapes, const Shape& output_shape, T* output,
+                      const Move& move) {
   const int64_t outer = output_shape.SizeBetween(0, axis);
   const int64_t inner = output_shape.SizeBetween(axis + 1, output_shape.rank());
   T* dst = output;
   for (int64_t o = 0; o < outer; ++o) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       const int64_t n = input_shapes[i].dim(axis) * inner;
-      CopyElements(dst, inputs[i] + o * n, n);
+      move(i, inputs[i] + o * n, dst, n);
       dst += n;
     }
   }
+}
+
+// Joins `inputs` into `output`, copying the values.
+template <typename T>
+void Concatenation(int axis, const std::vector<const T*>& inputs,
+                   const std::vector<Shape>& input_shapes, const Shape& output_shape, T* output) {
+  ConcatenateSlabs(axis, inputs, input_shapes, output_shape, output,
+                   [](size_t, const T* src, T* dst, int64_t n) { CopyElements(dst, src, n); });
 }
 
 // One uint8 value mapped onto the output's quantization as TFLite does it: in float,
@@ -58,25 +68,19 @@ inline void ConcatenationWithScaling(int axis, const std::vector<const uint8_t*>
                                      const std::vector<int32_t>& input_zero_points,
                                      float output_scale, int32_t output_zero_point,
                                      const Shape& output_shape, uint8_t* output) {
-  const int64_t outer = output_shape.SizeBetween(0, axis);
-  const int64_t inner = output_shape.SizeBetween(axis + 1, output_shape.rank());
-  uint8_t* dst = output;
-  for (int64_t o = 0; o < outer; ++o) {
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const int64_t n = input_shapes[i].dim(axis) * inner;
-      const uint8_t* src = inputs[i] + o * n;
-      if (input_zero_points[i] == output_zero_point && input_scales[i] == output_scale) {
-        CopyElements(dst, src, n);
-      } else {
+  ConcatenateSlabs(
+      axis, inputs, input_shapes, output_shape, output,
+      [&](size_t i, const uint8_t* src, uint8_t* dst, int64_t n) {
+        if (input_zero_points[i] == output_zero_point && input_scales[i] == output_scale) {
+          CopyElements(dst, src, n);
+          return;
+        }
         const ConcatRescale r =
             ConcatRescaleOf(input_scales[i], input_zero_points[i], output_scale);
         for (int64_t j = 0; j < n; ++j) {
           dst[j] = RequantizeForConcat(src[j], r.scale, r.bias, output_zero_point);
         }
-      }
-      dst += n;
-    }
-  }
+      });
 }
 
 }  // namespace octet::reference

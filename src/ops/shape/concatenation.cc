@@ -191,28 +191,21 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   }
   const Shape out_shape = Shape::Of(output);
 
-  const auto* op_data = static_cast<const OpData*>(node->user_data);
-  if (output->type == kTfLiteUInt8 && !op_data->tables.empty()) {
-    const int64_t outer = out_shape.SizeBetween(0, axis);
-    const int64_t inner = out_shape.SizeBetween(axis + 1, out_shape.rank());
-    uint8_t* dst = output->data.uint8;
-    for (int64_t o = 0; o < outer; ++o) {
-      for (int i = 0; i < n; ++i) {
-        const int64_t count = shapes[i].dim(axis) * inner;
-        optimized::ApplyByteTable(op_data->tables[static_cast<size_t>(i)],
-                                  inputs[i]->data.uint8 + o * count, dst,
-                                  static_cast<size_t>(count));
-        dst += count;
-      }
-    }
-    return kTfLiteOk;
-  }
   if (output->type == kTfLiteUInt8) {
     std::vector<const uint8_t*> data(n);
+    for (int i = 0; i < n; ++i) data[i] = inputs[i]->data.uint8;
+    const auto* op_data = static_cast<const OpData*>(node->user_data);
+    if (!op_data->tables.empty()) {
+      reference::ConcatenateSlabs(
+          axis, data, shapes, out_shape, output->data.uint8,
+          [op_data](size_t i, const uint8_t* src, uint8_t* dst, int64_t count) {
+            optimized::ApplyByteTable(op_data->tables[i], src, dst, static_cast<size_t>(count));
+          });
+      return kTfLiteOk;
+    }
     std::vector<float> scales(n);
     std::vector<int32_t> zps(n);
     for (int i = 0; i < n; ++i) {
-      data[i] = inputs[i]->data.uint8;
       scales[i] = inputs[i]->params.scale;
       zps[i] = inputs[i]->params.zero_point;
     }
