@@ -58,10 +58,24 @@ void Kernel(const FGemmTile& t) {
   }
 }
 
+// Rows per pass of a one-panel tile: with one FMA per broadcast row value, twelve rows need
+// twelve row pointers, more than the registers left, and the compiler parks two of them in
+// vector registers, moved back on every k step. Two passes of 8 and 4 rows instead (the
+// second re-reads L1-resident weights): ResNet8's 16-channel 3x3 layers gain 3-4%.
+constexpr int kSinglePanelRows = 8;
+
 template <int MR, int NP>
 void RunPanels(const FGemmTile& t) {
   if constexpr (NP > 1) {
     if (t.nc > kNr) return Kernel<MR, 2>(t);
+  }
+  if constexpr (MR > kSinglePanelRows) {
+    FGemmTile rest = t;
+    rest.mr = t.mr - kSinglePanelRows;
+    rest.a = t.a + kSinglePanelRows;
+    rest.c = t.c + kSinglePanelRows;
+    Kernel<kSinglePanelRows, 1>(t);                 // reads only rows 0-7 of the table and outputs
+    return Kernel<MR - kSinglePanelRows, 1>(rest);  // rows 8.., same a_stride (t.mr == MR here)
   }
   Kernel<MR, 1>(t);
 }
