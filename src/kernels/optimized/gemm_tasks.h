@@ -34,6 +34,11 @@ class GemmTasks {
       row_tasks_ = std::max(1, m_tiles);
       col_tasks_ = std::max(1, n_blocks);
     }
+    if (row_tasks_ == 1 && col_tasks_ == 1) {  // no divisions: tiny GEMMs run per node
+      tiles_per_task_ = m_tiles;
+      blocks_per_task_ = n_blocks;
+      return;
+    }
     tiles_per_task_ = (m_tiles + row_tasks_ - 1) / row_tasks_;
     blocks_per_task_ = (n_blocks + col_tasks_ - 1) / col_tasks_;
   }
@@ -53,6 +58,10 @@ class GemmTasks {
   template <typename Task>
   void Run(const Task& task) const {
     const size_t tasks = static_cast<size_t>(row_tasks_) * static_cast<size_t>(col_tasks_);
+    if (tasks == 1) {  // the whole GEMM on this thread, without the pool's round trip
+      task(Range{0, m_tiles_, 0, n_blocks_});
+      return;
+    }
     auto one = [&](size_t i) { task(RangeOf(i)); };
     if (pool_) {
       pool_->ParallelFor(tasks, one);
