@@ -50,8 +50,11 @@ void QDepthwise(benchmark::State& state, const DwLayer& layer, cpu::Isa isa, int
   std::vector<uint8_t> weights(static_cast<size_t>(9) * s.in_c);
   for (auto& v : input) v = static_cast<uint8_t>(rng());
   for (auto& v : weights) v = static_cast<uint8_t>(rng());
-  std::vector<int32_t> bias(s.in_c, 10), multiplier(s.in_c, 1 << 30);
+  // Per-channel scales as a real model's (not powers of two, whose exact ties would send
+  // every lane of the float requantization to the exact path).
+  std::vector<int32_t> bias(s.in_c, 10), multiplier(s.in_c);
   std::vector<int> shift(s.in_c, -6);
+  for (auto& m : multiplier) m = (1 << 30) + static_cast<int32_t>(rng() % (1u << 30));
   optimized::QDwWeightsDesc d;
   d.weights = weights.data();
   d.channels = s.in_c;
