@@ -104,8 +104,102 @@ void Run(const FDwTile& t) {
   }
 }
 
+// --- 3x3 stride-1 rows (FDwRow3x3) -------------------------------------------------------
+
+// Pixel x alone, any of its taps possibly outside the image (skipped, as the reference does).
+static inline void EdgePixel(const FDwRow3x3& r, int x, int c0, __mmask16 mask, const __m512* w,
+                             __m512 bias, __m512 lo, __m512 hi) {
+  const size_t channels = static_cast<size_t>(r.channels);
+  __m512 acc = bias;
+  for (int fy = 0; fy < 3; ++fy) {
+    if (r.rows[fy] == nullptr) continue;
+    for (int fx = 0; fx < 3; ++fx) {
+      const int col = x - r.pad_w + fx;
+      if (col < 0 || col >= r.in_w) continue;
+      acc = _mm512_fmadd_ps(
+          _mm512_maskz_loadu_ps(mask, r.rows[fy] + static_cast<size_t>(col) * channels + c0),
+          w[3 * fy + fx], acc);
+    }
+  }
+  _mm512_mask_storeu_ps(r.c + static_cast<size_t>(x) * channels + c0, mask, Clamp(acc, lo, hi));
+}
+
+// P pixels from x0 whose three columns are all inside the image: independent FMA chains.
+template <int P>
+static inline void InteriorPixels(const FDwRow3x3& r, int x0, int c0, __mmask16 mask,
+                                  const __m512* w, __m512 bias, __m512 lo, __m512 hi) {
+  const size_t channels = static_cast<size_t>(r.channels);
+  __m512 acc[P];
+#pragma GCC unroll 8
+  for (int i = 0; i < P; ++i) acc[i] = bias;
+#pragma GCC unroll 3
+  for (int fy = 0; fy < 3; ++fy) {
+    if (r.rows[fy] == nullptr) continue;
+    const float* in = r.rows[fy] + static_cast<size_t>(x0 - r.pad_w) * channels + c0;
+#pragma GCC unroll 3
+    for (int fx = 0; fx < 3; ++fx) {
+#pragma GCC unroll 8
+      for (int i = 0; i < P; ++i) {
+        acc[i] = _mm512_fmadd_ps(
+            _mm512_maskz_loadu_ps(mask, in + static_cast<size_t>(i + fx) * channels),
+            w[3 * fy + fx], acc[i]);
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < P; ++i) {
+    _mm512_mask_storeu_ps(r.c + static_cast<size_t>(x0 + i) * channels + c0, mask,
+                          Clamp(acc[i], lo, hi));
+  }
+}
+
+// One block of channels across the row: edge pixels alone, interior ones four at a time (the
+// last 1-3 together: a lone pixel's taps are one FMA chain waiting on latency).
+static inline void RowBlock(const FDwRow3x3& r, int c0, __mmask16 mask, const __m512* w,
+                            __m512 bias, __m512 lo, __m512 hi) {
+  // Interior pixels: x - pad_w >= 0 and x - pad_w + 2 < in_w.
+  const int begin = r.pad_w < r.out_w ? r.pad_w : r.out_w;
+  int end = r.in_w - 2 + r.pad_w;
+  if (end > r.out_w) end = r.out_w;
+  if (end < begin) end = begin;
+  for (int x = 0; x < begin; ++x) EdgePixel(r, x, c0, mask, w, bias, lo, hi);
+  int x = begin;
+  for (; x + 4 <= end; x += 4) InteriorPixels<4>(r, x, c0, mask, w, bias, lo, hi);
+  switch (end - x) {
+    case 3:
+      InteriorPixels<3>(r, x, c0, mask, w, bias, lo, hi);
+      break;
+    case 2:
+      InteriorPixels<2>(r, x, c0, mask, w, bias, lo, hi);
+      break;
+    case 1:
+      InteriorPixels<1>(r, x, c0, mask, w, bias, lo, hi);
+      break;
+    default:
+      break;
+  }
+  for (x = end; x < r.out_w; ++x) EdgePixel(r, x, c0, mask, w, bias, lo, hi);
+}
+
+void RunRow3x3(const FDwRow3x3& r) {
+  const __m512 lo = _mm512_set1_ps(r.act_min);
+  const __m512 hi = _mm512_set1_ps(r.act_max);
+  constexpr size_t kBlockFloats = kBlock * 10;  // bias and nine taps
+  for (int c0 = 0, b = 0; c0 < r.channels; c0 += kBlock, ++b) {
+    const int rest = r.channels - c0;
+    const __mmask16 mask =
+        rest >= kBlock ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << rest) - 1);
+    const float* wb = r.w + static_cast<size_t>(b) * kBlockFloats;
+    const __m512 bias = _mm512_loadu_ps(wb);
+    __m512 w[9];
+#pragma GCC unroll 9
+    for (int tap = 0; tap < 9; ++tap) w[tap] = _mm512_loadu_ps(wb + kBlock * (1 + tap));
+    RowBlock(r, c0, mask, w, bias, lo, hi);
+  }
+}
+
 }  // namespace
 
-const FDwKernel kFDwAvx512 = {"fdw_avx512_16", kBlock, &Run};
+const FDwKernel kFDwAvx512 = {"fdw_avx512_16", kBlock, &Run, &RunRow3x3};
 
 }  // namespace octet::optimized
