@@ -107,4 +107,18 @@ const LutKernel* LutKernelFor(cpu::Isa isa) {
 }
 #endif
 
+const QDwKernel* QDwKernelForLayer(cpu::Isa isa, int channels) {
+  if (isa == cpu::Isa::kAvx512Vnni && channels <= kNarrowQDwChannels) {
+    if (const QDwKernel* narrow = QDwKernelFor(cpu::Isa::kAvx2)) return narrow;
+  }
+  return QDwKernelFor(isa);
+}
+
+const FDwKernel* FDwKernelForLayer(cpu::Isa isa, int channels) {
+  if (isa == cpu::Isa::kAvx512Vnni && channels <= kNarrowFDwChannels) {
+    if (const FDwKernel* narrow = FDwKernelFor(cpu::Isa::kAvx2)) return narrow;
+  }
+  return FDwKernelFor(isa);
+}
+
 }  // namespace octet::optimized

@@ -98,7 +98,7 @@ TfLiteStatus PrepareFloatWeighted(TfLiteContext* context, TfLiteNode* node,
   const char* name = "reference";
   if (isa != cpu::Isa::kReference && Qualifies(g, t)) {
     if (f->depthwise) {
-      const optimized::FDwKernel* dw = optimized::FDwKernelFor(isa);
+      const optimized::FDwKernel* dw = optimized::FDwKernelForLayer(isa, g.out_c);
       f->optimized = dw != nullptr && f->packing.Ensure(t.weights->data.raw, dw, [&] {
         return PackDepthwise(context, *dw, g, t, f);
       });

@@ -107,7 +107,7 @@ TfLiteStatus PrepareHybridDepthwise(TfLiteContext* context, TfLiteNode* node,
   h->act_max = act_max;
   const cpu::Isa isa = reference_only ? cpu::Isa::kReference : cpu::ActiveIsa();
   const optimized::QDwKernel* kernel =
-      isa == cpu::Isa::kReference ? nullptr : optimized::QDwKernelFor(isa);
+      isa == cpu::Isa::kReference ? nullptr : optimized::QDwKernelForLayer(isa, g.out_c);
   if (kernel != nullptr && Qualifies(g, t)) {
     h->optimized = h->packing.Ensure(t.weights->data.raw, kernel,
                                      [&] { return Pack(context, *kernel, g, t, h); });

@@ -232,7 +232,7 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
   q->depthwise_as_conv = false;
   if (isa != cpu::Isa::kReference && OptimizedApplies(g, t)) {
     if (g.op == WeightedOp::kDepthwise && !DepthwiseAsConv(g)) {
-      const optimized::QDwKernel* kernel = optimized::QDwKernelFor(isa);
+      const optimized::QDwKernel* kernel = optimized::QDwKernelForLayer(isa, g.out_c);
       if (kernel != nullptr) {
         q->optimized = q->packing.Ensure(t.weights->data.raw, kernel,
                                          [&] { return PackDepthwise(context, *kernel, g, t, q); });

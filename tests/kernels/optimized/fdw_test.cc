@@ -129,6 +129,34 @@ TEST_P(FDwPathTest, RandomDepthwiseWithinTheRoundingBound) {
   }
 }
 
+// The kernel a layer gets (FDwKernelForLayer): a narrower path's where this path's vectors
+// would be mostly padding, never one the CPU cannot run; its results within the bound.
+TEST_P(FDwPathTest, LayersRunTheKernelChosenForTheirWidth) {
+  std::mt19937 rng(5);
+  for (int channels : {1, 3, 8, 9, 16, 40}) {
+    const FDwKernel& chosen = *FDwKernelForLayer(GetParam(), channels);
+    if (GetParam() == cpu::Isa::kAvx512Vnni) {
+      EXPECT_EQ(chosen.block < kernel().block, channels <= kNarrowFDwChannels) << channels;
+    } else {
+      EXPECT_EQ(&chosen, &kernel()) << channels;
+    }
+    Window2D s;
+    s.in_h = 7;
+    s.in_w = 9;
+    s.in_c = channels;
+    s.kernel_h = s.kernel_w = 3;
+    testing::Window(true, s.in_h, 3, 1, 1, &s.out_h, &s.pad_h);
+    testing::Window(true, s.in_w, 3, 1, 1, &s.out_w, &s.pad_w);
+    const auto input = RandomFloats(rng, static_cast<size_t>(s.in_h) * s.in_w * s.in_c, -1.f, 1.f);
+    const auto weights = RandomFloats(rng, static_cast<size_t>(9) * s.in_c, -1.f, 1.f);
+    const auto bias = RandomFloats(rng, static_cast<size_t>(s.in_c), -2.f, 2.f);
+    const FloatClamp clamp = RandomClamp(rng);
+    ExpectWithin(RunDepthwise(s, chosen, input, weights, &bias, clamp, 1, false),
+                 Exact(s, input, weights, &bias, clamp), std::string(chosen.name));
+    if (HasFatalFailure()) return;
+  }
+}
+
 // 3x3, stride 1, undilated: the shape the kernels may run row by row (FDwRow3x3), finding
 // the padding themselves. Narrow images (1-3 columns: every pixel an edge), SAME and VALID,
 // channel tails.

@@ -186,6 +186,31 @@ TEST_P(QDwPathTest, FewChannelsMatchReference) {
   }
 }
 
+// The kernel a layer gets (QDwKernelForLayer): a narrower path's where this path's vectors
+// would be mostly padding, never one the CPU cannot run; byte-exact either way.
+TEST_P(QDwPathTest, LayersRunTheKernelChosenForTheirWidth) {
+  std::mt19937 rng(77);
+  for (int channels : {1, 5, 8, 16, 17, 48}) {
+    const QDwKernel& chosen = *QDwKernelForLayer(GetParam(), channels);
+    if (GetParam() == cpu::Isa::kAvx512Vnni) {
+      EXPECT_EQ(chosen.block < kernel().block, channels <= kNarrowQDwChannels) << channels;
+    } else {
+      EXPECT_EQ(&chosen, &kernel()) << channels;
+    }
+    DwCase c;
+    QDwShape& s = c.shape;
+    s.in_h = 6;
+    s.in_w = 11;
+    s.in_c = channels;
+    s.kernel_h = s.kernel_w = 3;
+    Window(true, s.in_h, 3, 1, 1, &s.out_h, &s.pad_h);
+    Window(true, s.in_w, 3, 1, 1, &s.out_w, &s.pad_w);
+    c.input_signed = channels % 2 == 0;
+    CheckDw(c, chosen, rng);
+    if (HasFatalFailure()) return;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Paths, QDwPathTest,
                          ::testing::ValuesIn(octet::testing::PathsWithKernel(QDwKernelFor)),
                          octet::testing::PathName);
