@@ -1,6 +1,6 @@
-// float32 GEMM micro-kernel for AVX-512 (the avx512vnni path; it uses only AVX-512F): a tile
-// of 8 rows x 2 panels of 16 columns, 16 zmm accumulators, one FMA per row, panel and
-// channel with the row's value broadcast from memory.
+// float32 GEMM micro-kernel for AVX-512 (the avx512vnni path; it uses only AVX-512F): tiles
+// of 16 rows x 2 panels of 16 columns, computed as passes of 8 rows (16 zmm accumulators),
+// one FMA per row, panel and channel with the row's value broadcast from memory.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -58,34 +58,36 @@ void Kernel(const FGemmTile& t) {
   }
 }
 
-// Rows per pass: twelve rows need twelve row pointers, more than the registers left, and
-// the compiler parks some in vector registers, moved back on every k step. Two passes of 8
-// and 4 rows instead (the second re-reads L1-resident weights): ResNet8's 3x3 layers gain
-// 3-7%, VWW's 128x256 1x1 layer 4%.
-constexpr int kSinglePanelRows = 8;
+// Rows per pass: more than 8 rows need more row pointers than the registers left, and the
+// compiler parks some in vector registers, moved back on every k step. A 16-row tile runs
+// as two passes of 8 (the second re-reads L1-resident weights), which measured better than
+// 12-row tiles in one pass (ResNet8's 3x3 layers 3-7%, VWW's 128x256 1x1 layer 4%) or in
+// passes of 8 and 4 (the 4-row pass leaves FMA latency exposed), and fewer tiles than 8-row
+// ones (each tile fills its table of tap pointers).
+constexpr int kRowsPerPass = 8;
 
 template <int MR, int NP>
 void RunPanels(const FGemmTile& t) {
   if constexpr (NP > 1) {
     if (t.nc > kNr) {
-      if constexpr (MR > kSinglePanelRows) {
+      if constexpr (MR > kRowsPerPass) {
         FGemmTile rest = t;
-        rest.mr = t.mr - kSinglePanelRows;
-        rest.a = t.a + kSinglePanelRows;
-        rest.c = t.c + kSinglePanelRows;
-        Kernel<kSinglePanelRows, 2>(t);
-        return Kernel<MR - kSinglePanelRows, 2>(rest);
+        rest.mr = t.mr - kRowsPerPass;
+        rest.a = t.a + kRowsPerPass;
+        rest.c = t.c + kRowsPerPass;
+        Kernel<kRowsPerPass, 2>(t);
+        return Kernel<MR - kRowsPerPass, 2>(rest);
       }
       return Kernel<MR, 2>(t);
     }
   }
-  if constexpr (MR > kSinglePanelRows) {
+  if constexpr (MR > kRowsPerPass) {
     FGemmTile rest = t;
-    rest.mr = t.mr - kSinglePanelRows;
-    rest.a = t.a + kSinglePanelRows;
-    rest.c = t.c + kSinglePanelRows;
-    Kernel<kSinglePanelRows, 1>(t);                 // reads only rows 0-7 of the table and outputs
-    return Kernel<MR - kSinglePanelRows, 1>(rest);  // rows 8.., same a_stride (t.mr == MR here)
+    rest.mr = t.mr - kRowsPerPass;
+    rest.a = t.a + kRowsPerPass;
+    rest.c = t.c + kRowsPerPass;
+    Kernel<kRowsPerPass, 1>(t);                 // reads only rows 0-7 of the table and outputs
+    return Kernel<MR - kRowsPerPass, 1>(rest);  // rows 8.., same a_stride (t.mr == MR here)
   }
   Kernel<MR, 1>(t);
 }
@@ -101,6 +103,6 @@ void Run(const FGemmTile& t) {
 
 }  // namespace
 
-const FGemmKernel kFGemmAvx512 = {"fgemm_avx512_12x32", 12, kNr, 2, &Run<12, 2>};
+const FGemmKernel kFGemmAvx512 = {"fgemm_avx512_16x32", 16, kNr, 2, &Run<16, 2>};
 
 }  // namespace octet::optimized
