@@ -261,6 +261,32 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& s, const float* i
 void RunFGemmRows(const FGemmPacked& packed, int rows, const float* input, size_t row_stride,
                   FloatClamp clamp, float* output, ThreadPool* pool) {
   const size_t n = static_cast<size_t>(packed.n);
+  const FGemmKernel& k = *packed.kernel;
+  if (rows > 0 && rows <= k.mr && packed.n > 0 && packed.n <= k.nr * k.max_panels) {
+    // One tile, one column block (tiny FULLY_CONNECTEDs): straight to the kernel, without
+    // the task split and the tap table sized for convolutions.
+    const float* table[kMaxRows];
+    float* row_output[kMaxRows];
+    for (int i = 0; i < rows; ++i) {
+      table[i] = input + static_cast<size_t>(i) * row_stride;
+      row_output[i] = output + static_cast<size_t>(i) * n;
+    }
+    FGemmTile t;
+    t.mr = rows;
+    t.nc = packed.n;
+    t.kc = packed.kc;
+    t.ks = 1;
+    t.a = table;
+    t.a_stride = k.mr;
+    t.w = packed.panels;
+    t.panel_floats = packed.panel_floats;
+    t.c = row_output;
+    t.act_min = clamp.min;
+    t.act_max = clamp.max;
+    t.split_k = rows == 1;
+    k.run(t);
+    return;
+  }
   Run(
       packed, rows, clamp, pool,
       [&](int row0, int count, const float** table, float** row_output) -> TileShape {
