@@ -66,8 +66,63 @@ void Kernel(const FGemmTile& t) {
 // ones (each tile fills its table of tap pointers).
 constexpr int kRowsPerPass = 8;
 
+// A one-row GEMM (FULLY_CONNECTED with batch 1; see FGemmTile::split_k): with one
+// accumulator per panel every FMA waits for the previous one, so four accumulators take every
+// fourth channel and are added at the end (another summation order, within the float
+// tolerance every path is held to; the AVX2 kernel does the same).
+template <int NP>
+void OneRow(const FGemmTile& t) {
+  constexpr int kSplit = 4;
+  const int kc = t.kc;
+  const size_t pstride = t.panel_floats;
+  __m512 acc[kSplit][NP];
+#pragma GCC unroll 2
+  for (int p = 0; p < NP; ++p) {
+    acc[0][p] = _mm512_loadu_ps(t.w + p * pstride);
+    for (int u = 1; u < kSplit; ++u) acc[u][p] = _mm512_setzero_ps();
+  }
+  const float* w = t.w + kNr;
+  for (int s = 0; s < t.ks; ++s) {
+    const float* row = t.a[s * t.a_stride];
+    int k = 0;
+    for (; k + kSplit <= kc; k += kSplit, w += kSplit * kNr) {
+#pragma GCC unroll 4
+      for (int u = 0; u < kSplit; ++u) {
+        const __m512 x = _mm512_set1_ps(row[k + u]);
+#pragma GCC unroll 2
+        for (int p = 0; p < NP; ++p) {
+          acc[u][p] = _mm512_fmadd_ps(x, _mm512_loadu_ps(w + u * kNr + p * pstride), acc[u][p]);
+        }
+      }
+    }
+    for (; k < kc; ++k, w += kNr) {
+      const __m512 x = _mm512_set1_ps(row[k]);
+#pragma GCC unroll 2
+      for (int p = 0; p < NP; ++p) {
+        acc[0][p] = _mm512_fmadd_ps(x, _mm512_loadu_ps(w + p * pstride), acc[0][p]);
+      }
+    }
+  }
+  const __m512 lo = _mm512_set1_ps(t.act_min);
+  const __m512 hi = _mm512_set1_ps(t.act_max);
+#pragma GCC unroll 2
+  for (int p = 0; p < NP; ++p) {
+    const int columns = t.nc - p * kNr;
+    if (columns <= 0) break;
+    const __mmask16 mask = columns >= kNr ? static_cast<__mmask16>(0xFFFF)
+                                          : static_cast<__mmask16>((1u << columns) - 1);
+    const __m512 sum =
+        _mm512_add_ps(_mm512_add_ps(acc[0][p], acc[1][p]), _mm512_add_ps(acc[2][p], acc[3][p]));
+    const __m512 y = _mm512_maskz_min_ps(0xFFFF, hi, _mm512_maskz_max_ps(0xFFFF, lo, sum));
+    _mm512_mask_storeu_ps(t.c[0] + p * kNr, mask, y);
+  }
+}
+
 template <int MR, int NP>
 void RunPanels(const FGemmTile& t) {
+  if constexpr (MR == 1) {
+    if (t.split_k) return t.nc > kNr ? OneRow<2>(t) : OneRow<1>(t);
+  }
   if constexpr (NP > 1) {
     if (t.nc > kNr) {
       if constexpr (MR > kRowsPerPass) {
