@@ -143,6 +143,13 @@ void TfLiteQuantizationFree(TfLiteQuantization* quantization) {
     TfLiteFloatArrayFree(q->scale);
     TfLiteIntArrayFree(q->zero_point);
     std::free(q);
+  } else if (quantization->type == kTfLiteMultiAxisQuantization &&
+             quantization->params != nullptr) {
+    auto* q = static_cast<TfLiteMultiAxisQuantization*>(quantization->params);
+    TfLiteIntArrayFree(q->quantized_dimensions);
+    std::free(q);
+  } else if (quantization->type == kTfLiteBlockwiseQuantization) {
+    std::free(quantization->params);  // plain fields only
   }
   quantization->params = nullptr;
   quantization->type = kTfLiteNoQuantization;

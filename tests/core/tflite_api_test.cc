@@ -3,6 +3,7 @@
 // signature tensors, the XNNPACK delegate under TFLite's names.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -26,6 +27,37 @@ namespace {
 using namespace tflite;
 
 std::string Str(StringRef s) { return std::string(s.str, s.len); }
+
+// TFLite's quantization kinds, as programs name them; TfLiteQuantizationFree releases each
+// kind's parameters (ASan sees a leak or a double free otherwise).
+static_assert(kTfLiteBlockwiseQuantization == 2 && kTfLiteMultiAxisQuantization == 3,
+              "TFLite's TfLiteQuantizationType values");
+TEST(CommonApi, QuantizationFreeReleasesEveryKind) {
+  TfLiteQuantization affine{kTfLiteAffineQuantization, nullptr};
+  auto* a = static_cast<TfLiteAffineQuantization*>(std::malloc(sizeof(TfLiteAffineQuantization)));
+  a->scale = TfLiteFloatArrayCreate(2);
+  a->zero_point = TfLiteIntArrayCreate(2);
+  a->quantized_dimension = 0;
+  affine.params = a;
+  TfLiteQuantization blockwise{kTfLiteBlockwiseQuantization, nullptr};
+  auto* b =
+      static_cast<TfLiteBlockwiseQuantization*>(std::malloc(sizeof(TfLiteBlockwiseQuantization)));
+  *b = TfLiteBlockwiseQuantization{3, -1, 32, 1};
+  blockwise.params = b;
+  TfLiteQuantization multi{kTfLiteMultiAxisQuantization, nullptr};
+  auto* m =
+      static_cast<TfLiteMultiAxisQuantization*>(std::malloc(sizeof(TfLiteMultiAxisQuantization)));
+  m->scales = 4;
+  m->zero_points = -1;
+  m->blocksize = 16;
+  m->quantized_dimensions = TfLiteIntArrayCreate(2);
+  multi.params = m;
+  for (TfLiteQuantization* q : {&affine, &blockwise, &multi}) {
+    TfLiteQuantizationFree(q);
+    EXPECT_EQ(q->type, kTfLiteNoQuantization);
+    EXPECT_EQ(q->params, nullptr);
+  }
+}
 
 TEST(StringUtil, RoundTripWithEmptyStringsAndJoins) {
   DynamicBuffer buf;

@@ -175,11 +175,15 @@ typedef struct TfLiteQuantizationParams {
 typedef enum TfLiteQuantizationType {
   kTfLiteNoQuantization = 0,
   kTfLiteAffineQuantization = 1,
+  /* As TFLite declares them; Octet's InterpreterBuilder refuses models that use them. */
+  kTfLiteBlockwiseQuantization = 2,
+  kTfLiteMultiAxisQuantization = 3,
 } TfLiteQuantizationType;
 
 typedef struct TfLiteQuantization {
   TfLiteQuantizationType type;
-  /* Points at a TfLiteAffineQuantization when type is kTfLiteAffineQuantization. */
+  /* Points at the TfLite*Quantization struct its type names (malloc'd, owned: freed by
+     TfLiteQuantizationFree). */
   void* params;
 } TfLiteQuantization;
 
@@ -189,6 +193,24 @@ typedef struct TfLiteAffineQuantization {
   TfLiteIntArray* zero_point;
   int32_t quantized_dimension;
 } TfLiteAffineQuantization;
+
+/* Scales (and zero points, or -1) per block of `blocksize` elements along quantized_dimension,
+   held in other tensors of the subgraph (their indices). */
+typedef struct TfLiteBlockwiseQuantization {
+  int32_t scale;
+  int32_t zero_point;
+  int32_t blocksize;
+  int32_t quantized_dimension;
+} TfLiteBlockwiseQuantization;
+
+/* Blockwise along several dimensions: scale and zero-point tensor indices, the block size and
+   the quantized dimensions (owned). */
+typedef struct TfLiteMultiAxisQuantization {
+  int32_t scales;
+  int32_t zero_points;
+  int32_t blocksize;
+  TfLiteIntArray* quantized_dimensions;
+} TfLiteMultiAxisQuantization;
 
 typedef union TfLitePtrUnion {
   int32_t* i32;
