@@ -84,7 +84,7 @@ Bytes WeightedThenAffine(Weighted kind, bool with_bias, bool scalar_scale, bool 
   int op_code = 0;
   std::vector<int32_t> in_shape, out_shape;
   int weights = 0;
-  tflite::BuiltinOperator code;
+  tflite::BuiltinOperator code = tflite::BuiltinOperator_CONV_2D;  // every case sets it
   switch (kind) {
     case Weighted::kConv:
       code = tflite::BuiltinOperator_CONV_2D;

@@ -165,8 +165,9 @@ TEST(Partition, RandomDagsAreValidAndMinimal) {
     for (int i = 0; i < n; ++i) {
       ASSERT_GE(position[i], 0) << "node " << i << " missing";
       for (int t : d.reads[i]) {
-        if (t >= d.num_inputs)
+        if (t >= d.num_inputs) {
           EXPECT_LT(position[t - d.num_inputs], position[i]) << "trial " << trial;
+        }
       }
     }
     // Minimal: no valid partition (starting, like the plan, with its first node) is shorter.

@@ -39,7 +39,9 @@ Outputs RunCase(const std::string& model_path, const fs::path& case_dir, bool wi
   std::unique_ptr<tflite::Interpreter> interp;
   EXPECT_EQ(tflite::InterpreterBuilder(*model, resolver)(&interp), kTfLiteOk);
   auto delegate = octet::MakeXnnpackDelegate();
-  if (with_delegate) EXPECT_EQ(interp->ModifyGraphWithDelegate(delegate.get()), kTfLiteOk);
+  if (with_delegate) {
+    EXPECT_EQ(interp->ModifyGraphWithDelegate(delegate.get()), kTfLiteOk);
+  }
   EXPECT_EQ(interp->AllocateTensors(), kTfLiteOk);
   for (size_t k = 0; k < interp->inputs().size(); ++k) {
     octet::NpyArray a;

@@ -34,7 +34,9 @@ std::unique_ptr<tflite::Interpreter> Build(const tflite::FlatBufferModel& model)
   const tflite::ops::builtin::BuiltinOpResolver resolver;
   std::unique_ptr<tflite::Interpreter> interp;
   EXPECT_EQ(tflite::InterpreterBuilder(model, resolver)(&interp), kTfLiteOk);
-  if (interp) EXPECT_EQ(interp->AllocateTensors(), kTfLiteOk);
+  if (interp) {
+    EXPECT_EQ(interp->AllocateTensors(), kTfLiteOk);
+  }
   return interp;
 }
 
