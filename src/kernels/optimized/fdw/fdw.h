@@ -39,7 +39,11 @@ struct FDwRow3x3 {
   const float* rows[3] = {nullptr, nullptr, nullptr};  // input rows iy0 + fy (column 0), or null
   int in_w = 0;
   int out_w = 0;
-  int pad_w = 0;             // output pixel x reads input columns x - pad_w + fx
+  int pad_w = 0;  // output pixel x reads input columns x - pad_w + fx
+  // Output pixels [interior_begin, interior_end) read three columns inside [0, in_w); the
+  // rest are edge pixels (the driver works the range out once for every kernel).
+  int interior_begin = 0;
+  int interior_end = 0;
   int channels = 0;          // channels (input = output), floats between pixels
   const float* w = nullptr;  // packed weights
   float* c = nullptr;        // output pixel 0, channel 0

@@ -66,6 +66,9 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
   const bool by_rows = packed.kernel->run_row3x3 != nullptr && packed.ks == 9 && s.kernel_h == 3 &&
                        s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 && s.dilation_h == 1 &&
                        s.dilation_w == 1;
+  // Interior pixels of a row: x - pad_w >= 0 and x - pad_w + 2 < in_w.
+  const int interior_begin = std::min(s.pad_w, s.out_w);
+  const int interior_end = std::max(interior_begin, std::min(s.in_w - 2 + s.pad_w, s.out_w));
   auto row_task = [&](size_t index) {
     const int row_end = std::min(rows, (static_cast<int>(index) + 1) * rows_per_task);
     for (int row = static_cast<int>(index) * rows_per_task; row < row_end; ++row) {
@@ -81,6 +84,8 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
       r.in_w = s.in_w;
       r.out_w = s.out_w;
       r.pad_w = s.pad_w;
+      r.interior_begin = interior_begin;
+      r.interior_end = interior_end;
       r.channels = packed.channels;
       r.w = packed.w;
       r.c = output + static_cast<size_t>(row) * s.out_w * channels;

@@ -191,11 +191,8 @@ static inline void InteriorPixels(const FDwRow3x3& r, int x0, int c0, __m256i ma
 template <bool kFull>
 static inline void RowBlock(const FDwRow3x3& r, int c0, __m256i mask, const __m256* w, __m256 bias,
                             __m256 lo, __m256 hi) {
-  // Interior pixels: x - pad_w >= 0 and x - pad_w + 2 < in_w.
-  const int begin = r.pad_w < r.out_w ? r.pad_w : r.out_w;
-  int end = r.in_w - 2 + r.pad_w;
-  if (end > r.out_w) end = r.out_w;
-  if (end < begin) end = begin;
+  const int begin = r.interior_begin;
+  const int end = r.interior_end;
   for (int x = 0; x < begin; ++x) EdgePixel<kFull>(r, x, c0, mask, w, bias, lo, hi);
   int x = begin;
   for (; x + 4 <= end; x += 4) InteriorPixels<4, kFull>(r, x, c0, mask, w, bias, lo, hi);

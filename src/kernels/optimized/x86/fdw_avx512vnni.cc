@@ -157,11 +157,8 @@ static inline void InteriorPixels(const FDwRow3x3& r, int x0, int c0, __mmask16 
 // last 1-3 together: a lone pixel's taps are one FMA chain waiting on latency).
 static inline void RowBlock(const FDwRow3x3& r, int c0, __mmask16 mask, const __m512* w,
                             __m512 bias, __m512 lo, __m512 hi) {
-  // Interior pixels: x - pad_w >= 0 and x - pad_w + 2 < in_w.
-  const int begin = r.pad_w < r.out_w ? r.pad_w : r.out_w;
-  int end = r.in_w - 2 + r.pad_w;
-  if (end > r.out_w) end = r.out_w;
-  if (end < begin) end = begin;
+  const int begin = r.interior_begin;
+  const int end = r.interior_end;
   for (int x = 0; x < begin; ++x) EdgePixel(r, x, c0, mask, w, bias, lo, hi);
   int x = begin;
   for (; x + 4 <= end; x += 4) InteriorPixels<4>(r, x, c0, mask, w, bias, lo, hi);
