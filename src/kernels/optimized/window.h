@@ -21,4 +21,10 @@ struct Window2D {
   int pad_w = 0;  // leading padding columns
 };
 
+// The outputs [*begin, *end) along one axis whose every tap lands inside [0, in): output o
+// reads o * stride - pad + t * dilation for t < kernel. Outputs before *begin read leading
+// padding, outputs from *end on trailing padding; an empty range has *begin == *end.
+void InteriorRange(int in, int out, int kernel, int stride, int dilation, int pad, int* begin,
+                   int* end);
+
 }  // namespace octet::optimized

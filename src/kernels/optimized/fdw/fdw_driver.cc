@@ -66,9 +66,10 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
   const bool by_rows = packed.kernel->run_row3x3 != nullptr && packed.ks == 9 && s.kernel_h == 3 &&
                        s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 && s.dilation_h == 1 &&
                        s.dilation_w == 1;
-  // Interior pixels of a row: x - pad_w >= 0 and x - pad_w + 2 < in_w.
-  const int interior_begin = std::min(s.pad_w, s.out_w);
-  const int interior_end = std::max(interior_begin, std::min(s.in_w - 2 + s.pad_w, s.out_w));
+  // The output columns whose taps all lie inside the image's columns (every row's).
+  int columns_begin, columns_end;
+  InteriorRange(s.in_w, s.out_w, s.kernel_w, s.stride_w, s.dilation_w, s.pad_w, &columns_begin,
+                &columns_end);
   auto row_task = [&](size_t index) {
     const int row_end = std::min(rows, (static_cast<int>(index) + 1) * rows_per_task);
     for (int row = static_cast<int>(index) * rows_per_task; row < row_end; ++row) {
@@ -84,8 +85,8 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
       r.in_w = s.in_w;
       r.out_w = s.out_w;
       r.pad_w = s.pad_w;
-      r.interior_begin = interior_begin;
-      r.interior_end = interior_end;
+      r.interior_begin = columns_begin;
+      r.interior_end = columns_end;
       r.channels = packed.channels;
       r.w = packed.w;
       r.c = output + static_cast<size_t>(row) * s.out_w * channels;
@@ -141,15 +142,8 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
       t.act_max = clamp.max;
       // Pixels whose whole window is inside the image need no table: one call for the run.
       const bool rows_inside = iy0 >= 0 && iy0 + (s.kernel_h - 1) * s.dilation_h < s.in_h;
-      int interior_begin = s.out_w, interior_end = s.out_w;
-      if (rows_inside) {
-        const int last_x = (s.kernel_w - 1) * s.dilation_w;
-        interior_begin = std::min(s.out_w, (s.pad_w + s.stride_w - 1) / s.stride_w);
-        interior_end = interior_begin;
-        while (interior_end < s.out_w && interior_end * s.stride_w - s.pad_w + last_x < s.in_w) {
-          ++interior_end;
-        }
-      }
+      const int interior_begin = rows_inside ? columns_begin : s.out_w;
+      const int interior_end = rows_inside ? columns_end : s.out_w;
       if (interior_end > interior_begin) {
         t.pixels = interior_end - interior_begin;
         t.a = nullptr;

@@ -18,20 +18,12 @@ constexpr int kMaxRows = 16;
 // interior tiles fill their table with one add per tap and may use row taps.
 struct PixelSplit {
   explicit PixelSplit(const FConvShape& s) : s(s) {
-    Axis(s.in_h, s.out_h, s.kernel_h, s.stride_h, s.dilation_h, s.pad_h, &oy_lo, &oy_hi);
-    Axis(s.in_w, s.out_w, s.kernel_w, s.stride_w, s.dilation_w, s.pad_w, &ox_lo, &ox_hi);
+    InteriorRange(s.in_h, s.out_h, s.kernel_h, s.stride_h, s.dilation_h, s.pad_h, &oy_lo, &oy_hi);
+    InteriorRange(s.in_w, s.out_w, s.kernel_w, s.stride_w, s.dilation_w, s.pad_w, &ox_lo, &ox_hi);
     if (oy_lo == oy_hi || ox_lo == ox_hi) oy_lo = oy_hi = ox_lo = ox_hi = 0;
     interior_w = ox_hi - ox_lo;
     interior_per_image = (oy_hi - oy_lo) * interior_w;
     border_per_image = s.out_h * s.out_w - interior_per_image;
-  }
-  // [lo, hi): outputs whose taps along this axis all land inside [0, in).
-  static void Axis(int in, int out, int kernel, int stride, int dilation, int pad, int* lo,
-                   int* hi) {
-    const long last = static_cast<long>(in) - 1 - static_cast<long>(kernel - 1) * dilation + pad;
-    *lo = std::min(out, (pad + stride - 1) / stride);
-    *hi = last < 0 ? *lo : static_cast<int>(std::min<long>(out, last / stride + 1));
-    *hi = std::max(*hi, *lo);
   }
   int interior() const { return s.batches * interior_per_image; }
   int border() const { return s.batches * border_per_image; }

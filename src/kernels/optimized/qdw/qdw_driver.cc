@@ -10,16 +10,6 @@ namespace {
 
 constexpr int kMaxTablePointers = 2048;
 
-// The first output column whose taps all lie at or right of column 0, and one past the last
-// whose taps all lie left of in_w.
-void InteriorColumns(const QDwShape& s, int* begin, int* end) {
-  const int span = (s.kernel_w - 1) * s.dilation_w;
-  *begin = std::min(s.out_w, (s.pad_w + s.stride_w - 1) / s.stride_w);
-  const int last = s.in_w - 1 - span + s.pad_w;  // largest ox * stride allowed
-  *end = last < 0 ? 0 : std::min(s.out_w, last / s.stride_w + 1);
-  if (*end < *begin) *end = *begin;
-}
-
 }  // namespace
 
 size_t QDepthwiseScratchBytes(const QDwShape& s) {
@@ -48,7 +38,8 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
   const int ks = s.kernel_h * s.kernel_w;
   const size_t pixel_bytes = static_cast<size_t>(channels);
   int interior_begin, interior_end;
-  InteriorColumns(s, &interior_begin, &interior_end);
+  InteriorRange(s.in_w, s.out_w, s.kernel_w, s.stride_w, s.dilation_w, s.pad_w, &interior_begin,
+                &interior_end);
   // Tap offsets from a pixel's top-left tap, for rows whose taps are all inside the image.
   ptrdiff_t tap_offsets[kMaxTablePointers];
   for (int fy = 0, t = 0; fy < s.kernel_h; ++fy) {
