@@ -118,33 +118,31 @@ void OneRow(const FGemmTile& t) {
   }
 }
 
+// A tile of MR rows (t.mr == MR) by NP panels, in passes of at most kRowsPerPass rows; every
+// pass reads its own rows of the table (same a_stride) and writes its own outputs.
+template <int MR, int NP>
+void Passes(const FGemmTile& t) {
+  if constexpr (MR > kRowsPerPass) {
+    FGemmTile rest = t;
+    rest.mr = t.mr - kRowsPerPass;
+    rest.a = t.a + kRowsPerPass;
+    rest.c = t.c + kRowsPerPass;
+    Kernel<kRowsPerPass, NP>(t);
+    Kernel<MR - kRowsPerPass, NP>(rest);
+  } else {
+    Kernel<MR, NP>(t);
+  }
+}
+
 template <int MR, int NP>
 void RunPanels(const FGemmTile& t) {
   if constexpr (MR == 1) {
     if (t.split_k) return t.nc > kNr ? OneRow<2>(t) : OneRow<1>(t);
   }
   if constexpr (NP > 1) {
-    if (t.nc > kNr) {
-      if constexpr (MR > kRowsPerPass) {
-        FGemmTile rest = t;
-        rest.mr = t.mr - kRowsPerPass;
-        rest.a = t.a + kRowsPerPass;
-        rest.c = t.c + kRowsPerPass;
-        Kernel<kRowsPerPass, 2>(t);
-        return Kernel<MR - kRowsPerPass, 2>(rest);
-      }
-      return Kernel<MR, 2>(t);
-    }
+    if (t.nc > kNr) return Passes<MR, 2>(t);
   }
-  if constexpr (MR > kRowsPerPass) {
-    FGemmTile rest = t;
-    rest.mr = t.mr - kRowsPerPass;
-    rest.a = t.a + kRowsPerPass;
-    rest.c = t.c + kRowsPerPass;
-    Kernel<kRowsPerPass, 1>(t);                 // reads only rows 0-7 of the table and outputs
-    return Kernel<MR - kRowsPerPass, 1>(rest);  // rows 8.., same a_stride (t.mr == MR here)
-  }
-  Kernel<MR, 1>(t);
+  Passes<MR, 1>(t);
 }
 
 // Dispatches a tile of t.mr rows (1..MR) to the kernel compiled for that row count.
