@@ -34,11 +34,6 @@ class GemmTasks {
       row_tasks_ = std::max(1, m_tiles);
       col_tasks_ = std::max(1, n_blocks);
     }
-    if (row_tasks_ == 1 && col_tasks_ == 1) {  // no divisions: tiny GEMMs run per node
-      tiles_per_task_ = m_tiles;
-      blocks_per_task_ = n_blocks;
-      return;
-    }
     tiles_per_task_ = (m_tiles + row_tasks_ - 1) / row_tasks_;
     blocks_per_task_ = (n_blocks + col_tasks_ - 1) / col_tasks_;
   }
