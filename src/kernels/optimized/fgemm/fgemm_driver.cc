@@ -111,6 +111,27 @@ struct TileShape {
   int rows, ks, kc;
 };
 
+// One kernel call: the tile's rows (table: tap-major, kernel.mr rows per tap; outputs already
+// at column col0) by the column block starting at col0.
+void RunTile(const FGemmPacked& packed, const TileShape& shape, const float* const* table,
+             float* const* outputs, int col0, FloatClamp clamp, bool split_k) {
+  const FGemmKernel& k = *packed.kernel;
+  FGemmTile t;
+  t.mr = shape.rows;
+  t.nc = std::min(k.nr * k.max_panels, packed.n - col0);
+  t.kc = shape.kc;
+  t.ks = shape.ks;
+  t.a = table;
+  t.a_stride = k.mr;
+  t.w = packed.panels + static_cast<size_t>(col0 / k.nr) * packed.panel_floats;
+  t.panel_floats = packed.panel_floats;
+  t.c = outputs;
+  t.act_min = clamp.min;
+  t.act_max = clamp.max;
+  t.split_k = split_k;
+  k.run(t);
+}
+
 // Splits `rows` (tile-aligned slots) x column blocks into tasks and runs
 // `fill(row0, count, table, row_output)` + the kernel for every tile. `fill` writes the
 // tile's table (tap-major, kernel.mr rows per tap) and its rows' output pointers.
@@ -139,20 +160,7 @@ void Run(const FGemmPacked& packed, int rows, FloatClamp clamp, ThreadPool* pool
       for (int block = range.block_begin; block < range.block_end; ++block) {
         const int col0 = block * block_columns;
         for (int i = 0; i < shape.rows; ++i) tile_output[i] = row_output[i] + col0;
-        FGemmTile t;
-        t.mr = shape.rows;
-        t.nc = std::min(block_columns, packed.n - col0);
-        t.kc = shape.kc;
-        t.ks = shape.ks;
-        t.a = table;
-        t.a_stride = mr;
-        t.w = packed.panels + static_cast<size_t>(col0 / k.nr) * packed.panel_floats;
-        t.panel_floats = packed.panel_floats;
-        t.c = tile_output;
-        t.act_min = clamp.min;
-        t.act_max = clamp.max;
-        t.split_k = dense && rows == 1;
-        k.run(t);
+        RunTile(packed, shape, table, tile_output, col0, clamp, dense && rows == 1);
       }
     }
   });
@@ -263,20 +271,7 @@ void RunFGemmRows(const FGemmPacked& packed, int rows, const float* input, size_
       table[i] = input + static_cast<size_t>(i) * row_stride;
       row_output[i] = output + static_cast<size_t>(i) * n;
     }
-    FGemmTile t;
-    t.mr = rows;
-    t.nc = packed.n;
-    t.kc = packed.kc;
-    t.ks = 1;
-    t.a = table;
-    t.a_stride = k.mr;
-    t.w = packed.panels;
-    t.panel_floats = packed.panel_floats;
-    t.c = row_output;
-    t.act_min = clamp.min;
-    t.act_max = clamp.max;
-    t.split_k = rows == 1;
-    k.run(t);
+    RunTile(packed, TileShape{rows, 1, packed.kc}, table, row_output, 0, clamp, rows == 1);
     return;
   }
   Run(
