@@ -107,18 +107,26 @@ const LutKernel* LutKernelFor(cpu::Isa isa) {
 }
 #endif
 
-const QDwKernel* QDwKernelForLayer(cpu::Isa isa, int channels) {
-  if (isa == cpu::Isa::kAvx512Vnni && channels <= kNarrowQDwChannels) {
-    if (const QDwKernel* narrow = QDwKernelFor(cpu::Isa::kAvx2)) return narrow;
+namespace {
+
+// `for_isa`'s kernel for a layer of `channels`: AVX2's where AVX-512's vectors would be mostly
+// padding (at most `narrow` channels).
+template <typename Kernel>
+const Kernel* ForLayer(const Kernel* (*for_isa)(cpu::Isa), cpu::Isa isa, int channels, int narrow) {
+  if (isa == cpu::Isa::kAvx512Vnni && channels <= narrow) {
+    if (const Kernel* avx2 = for_isa(cpu::Isa::kAvx2)) return avx2;
   }
-  return QDwKernelFor(isa);
+  return for_isa(isa);
+}
+
+}  // namespace
+
+const QDwKernel* QDwKernelForLayer(cpu::Isa isa, int channels) {
+  return ForLayer<QDwKernel>(&QDwKernelFor, isa, channels, kNarrowQDwChannels);
 }
 
 const FDwKernel* FDwKernelForLayer(cpu::Isa isa, int channels) {
-  if (isa == cpu::Isa::kAvx512Vnni && channels <= kNarrowFDwChannels) {
-    if (const FDwKernel* narrow = FDwKernelFor(cpu::Isa::kAvx2)) return narrow;
-  }
-  return FDwKernelFor(isa);
+  return ForLayer<FDwKernel>(&FDwKernelFor, isa, channels, kNarrowFDwChannels);
 }
 
 }  // namespace octet::optimized
