@@ -32,8 +32,10 @@ const DwLayer kDwLayers[] = {
     {"vww_48x8_s1", 48, 8, 1},
 };
 
-void QDepthwise(benchmark::State& state, const DwLayer& layer, cpu::Isa isa, int threads) {
-  const optimized::QDwKernel* kernel = optimized::QDwKernelFor(isa);
+// `row`: the path's 3x3 row kernel (QDwRowKernelFor) instead of its tap-table kernel.
+void QDepthwise(benchmark::State& state, const DwLayer& layer, cpu::Isa isa, bool row) {
+  const optimized::QDwKernel* kernel =
+      row ? optimized::QDwRowKernelFor(isa) : optimized::QDwKernelFor(isa);
   if (kernel == nullptr) {
     state.SkipWithError("path not supported on this CPU");
     return;
@@ -67,7 +69,7 @@ void QDepthwise(benchmark::State& state, const DwLayer& layer, cpu::Isa isa, int
   const optimized::QDwPacked packed = optimized::QDwPack(*kernel, d, packed_buffer.data());
   std::vector<uint8_t> zero_row(s.in_c, 251);
   std::vector<uint8_t> output(static_cast<size_t>(s.out_h) * s.out_w * s.in_c);
-  ThreadPool pool(threads);
+  ThreadPool pool(1);
   for (auto _ : state) {
     optimized::RunQDepthwise(packed, s, input.data(), zero_row.data(), nullptr, output.data(),
                              &pool);
@@ -85,10 +87,14 @@ int RegisterAll() {
   for (const DwLayer& layer : kDwLayers) {
     for (cpu::Isa isa : {cpu::Isa::kScalar, cpu::Isa::kAvx2, cpu::Isa::kAvx512Vnni}) {
       if (!cpu::CpuSupports(isa)) continue;
-      benchmark::RegisterBenchmark(
-          (std::string("QDepthwise/") + layer.name + "/" + cpu::IsaName(isa)).c_str(),
-          [&layer, isa](benchmark::State& st) { QDepthwise(st, layer, isa, 1); })
-          ->Unit(benchmark::kMicrosecond);
+      for (bool row : {false, true}) {
+        if (row && optimized::QDwRowKernelFor(isa) == nullptr) continue;
+        const std::string name = std::string("QDepthwise/") + layer.name + "/" + cpu::IsaName(isa) +
+                                 (row ? "/row3x3" : "");
+        benchmark::RegisterBenchmark(name.c_str(), [&layer, isa, row](benchmark::State& st) {
+          QDepthwise(st, layer, isa, row);
+        })->Unit(benchmark::kMicrosecond);
+      }
     }
   }
   return 0;

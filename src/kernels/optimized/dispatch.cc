@@ -36,6 +36,9 @@ const QGemmKernel* QGemmWideInputKernelFor(cpu::Isa isa) {
 const QDwKernel* QDwKernelFor(cpu::Isa isa) {
   return Pick(isa, &kQDwScalar, &kQDwAvx2, &kQDwAvx512Vnni);
 }
+const QDwKernel* QDwRowKernelFor(cpu::Isa isa) {
+  return Pick<QDwKernel>(isa, nullptr, nullptr, &kQDwAvx512VnniRow3x3);
+}
 const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa) {
   return Pick(isa, &kQBinaryScalar, &kQBinaryAvx2, &kQBinaryAvx512Vnni);
 }
@@ -78,6 +81,7 @@ const QGemmKernel* QGemmWideInputKernelFor(cpu::Isa) { return nullptr; }
 const QDwKernel* QDwKernelFor(cpu::Isa isa) {
   return Pick<QDwKernel>(isa, &kQDwScalar, nullptr, nullptr);
 }
+const QDwKernel* QDwRowKernelFor(cpu::Isa) { return nullptr; }
 const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa) {
   return Pick<QBinaryKernel>(isa, &kQBinaryScalar, nullptr, nullptr);
 }

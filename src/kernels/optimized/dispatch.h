@@ -27,6 +27,9 @@ const QGemmKernel* QGemmFewRowsKernelFor(cpu::Isa isa);
 // broadcasts activation pairs straight from memory): where a path has such a variant.
 const QGemmKernel* QGemmWideInputKernelFor(cpu::Isa isa);
 const QDwKernel* QDwKernelFor(cpu::Isa isa);
+// A path's 3x3 row kernel (QDwKernel::run_row3x3), for the layers QDepthwiseRowKernelApplies
+// accepts; nullptr where the path has none.
+const QDwKernel* QDwRowKernelFor(cpu::Isa isa);
 const QBinaryKernel* QBinaryKernelFor(cpu::Isa isa);
 const QConvertKernel* QConvertKernelFor(cpu::Isa isa);
 const FGemmKernel* FGemmKernelFor(cpu::Isa isa);

@@ -232,7 +232,10 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
   q->depthwise_as_conv = false;
   if (isa != cpu::Isa::kReference && OptimizedApplies(g, t)) {
     if (g.op == WeightedOp::kDepthwise && !DepthwiseAsConv(g)) {
-      const optimized::QDwKernel* kernel = optimized::QDwKernelForLayer(isa, g.out_c);
+      const bool row_form =
+          optimized::QDepthwiseRowKernelApplies(DepthwiseShapeOf(g), t.input->type == kTfLiteInt8);
+      const optimized::QDwKernel* kernel = row_form ? optimized::QDwRowKernelFor(isa) : nullptr;
+      if (kernel == nullptr) kernel = optimized::QDwKernelForLayer(isa, g.out_c);
       if (kernel != nullptr) {
         q->optimized = q->packing.Ensure(t.weights->data.raw, kernel,
                                          [&] { return PackDepthwise(context, *kernel, g, t, q); });

@@ -211,6 +211,97 @@ TEST_P(QDwPathTest, LayersRunTheKernelChosenForTheirWidth) {
   }
 }
 
+// --- row kernels (QDwRowKernelFor): 3x3, dilation 1, horizontal stride 1 or 2, int8 --------
+
+class QDwRowPathTest : public ::testing::TestWithParam<cpu::Isa> {
+ protected:
+  const QDwKernel& kernel() const { return *QDwRowKernelFor(GetParam()); }
+};
+
+// A random layer the row kernels take: any size, batch, depth multiplier, vertical stride,
+// padding; channel counts around whole 16-channel blocks and their tails.
+DwCase RandomRowCase(std::mt19937& rng) {
+  static const int kMultipliers[] = {1, 1, 1, 1, 2, 3};
+  DwCase c;
+  QDwShape& s = c.shape;
+  s.batches = 1 + rng() % 2;
+  s.in_h = 1 + rng() % 9;
+  s.in_w = 1 + rng() % (rng() % 4 == 0 ? 40 : 12);
+  s.in_c = 1 + rng() % (rng() % 3 == 0 ? 70 : 34);
+  s.depth_multiplier = kMultipliers[rng() % 6];
+  s.kernel_h = s.kernel_w = 3;
+  s.stride_w = 1 + rng() % 2;
+  s.stride_h = rng() % 4 == 0 ? 3 : s.stride_w;
+  const bool same = rng() % 2;
+  Window(same, s.in_h, 3, s.stride_h, 1, &s.out_h, &s.pad_h);
+  Window(same, s.in_w, 3, s.stride_w, 1, &s.out_w, &s.pad_w);
+  c.with_bias = rng() % 6 != 0;
+  return c;
+}
+
+TEST_P(QDwRowPathTest, RandomRowLayersMatchReference) {
+  std::mt19937 rng(2468 + static_cast<int>(GetParam()));
+  for (int i = 0; i < 600; ++i) {
+    SCOPED_TRACE(i);
+    const DwCase c = RandomRowCase(rng);
+    ASSERT_TRUE(QDepthwiseRowKernelApplies(c.shape, c.input_signed)) << c.Describe();
+    CheckDw(c, kernel(), rng);
+    if (HasFatalFailure()) return;
+  }
+}
+
+// MobileNet-sized rows: whole blocks, partial blocks, both strides, widths that leave 0-3
+// pixels after the four-pixel steps.
+TEST_P(QDwRowPathTest, MobileNetRowsMatchReference) {
+  std::mt19937 rng(99);
+  for (int channels : {16, 32, 96, 144, 200}) {
+    for (int width : {7, 14, 17, 30}) {
+      for (int stride : {1, 2}) {
+        DwCase c;
+        QDwShape& s = c.shape;
+        s.in_h = 5;
+        s.in_w = width;
+        s.in_c = channels;
+        s.kernel_h = s.kernel_w = 3;
+        s.stride_h = s.stride_w = stride;
+        const bool same = (width + stride) % 3 != 0;
+        Window(same, s.in_h, 3, stride, 1, &s.out_h, &s.pad_h);
+        Window(same, s.in_w, 3, stride, 1, &s.out_w, &s.pad_w);
+        CheckDw(c, kernel(), rng);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// What the row kernels do not take: other filters, dilation, strides, uint8.
+TEST(QDwRowKernel, AppliesOnlyToInt8ThreeByThreeUndilated) {
+  QDwShape s;
+  s.in_h = s.in_w = 8;
+  s.in_c = 4;
+  s.kernel_h = s.kernel_w = 3;
+  EXPECT_TRUE(QDepthwiseRowKernelApplies(s, true));
+  EXPECT_FALSE(QDepthwiseRowKernelApplies(s, false));
+  QDwShape t = s;
+  t.kernel_w = 5;
+  EXPECT_FALSE(QDepthwiseRowKernelApplies(t, true));
+  t = s;
+  t.dilation_h = 2;
+  EXPECT_FALSE(QDepthwiseRowKernelApplies(t, true));
+  t = s;
+  t.stride_w = 3;
+  EXPECT_FALSE(QDepthwiseRowKernelApplies(t, true));
+  t = s;
+  t.stride_h = 3;
+  EXPECT_TRUE(QDepthwiseRowKernelApplies(t, true));
+}
+
+// Only AVX-512 has a row kernel: on other CPUs and builds the suite has no paths.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(QDwRowPathTest);
+INSTANTIATE_TEST_SUITE_P(Paths, QDwRowPathTest,
+                         ::testing::ValuesIn(octet::testing::PathsWithKernel(QDwRowKernelFor)),
+                         octet::testing::PathName);
+
 INSTANTIATE_TEST_SUITE_P(Paths, QDwPathTest,
                          ::testing::ValuesIn(octet::testing::PathsWithKernel(QDwKernelFor)),
                          octet::testing::PathName);

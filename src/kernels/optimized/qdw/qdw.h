@@ -23,6 +23,11 @@ enum class QDwOrder : int {
   // accumulator 0 (its channels 0-3) and accumulator 1 (channels 4-7). Per-channel int32
   // arrays follow accumulator order; the int64 ones additionally split even and odd lanes.
   kUnpacked = 1,
+  // Row kernels (QDwKernel::run_row3x3): per block, the three filter columns as int8 quads
+  // (w[0][kx][c], w[1][kx][c], w[2][kx][c], 0), channels in natural order; the int64 arrays
+  // split even and odd lanes of each 16-lane accumulator. int8 with weight zero point 0 only:
+  // the bias folds -128 * Σw for activations fed as x ^ 0x80 (see QDwRow3x3).
+  kRowQuads = 2,
 };
 
 struct QDwTile {
@@ -50,6 +55,27 @@ struct QDwTile {
 
 using QDwFn = void (*)(const QDwTile& tile);
 
+// One output row of a 3x3 depthwise convolution, dilation 1 (row kernels): the kernel builds
+// each input column's three rows once as byte quads and reuses them for every output pixel
+// that reads the column. Columns outside [0, in_w) read the input zero point.
+struct QDwRow3x3 {
+  // Input row iy0 + fy at column x starts at rows[fy] + x * column_step[fy]; a row outside
+  // the image points at a zero-point row with column_step 0.
+  const uint8_t* rows[3] = {nullptr, nullptr, nullptr};
+  size_t column_step[3] = {0, 0, 0};
+  int in_w = 0;
+  int out_w = 0;
+  int pad_w = 0;     // output pixel x reads input columns x * stride_w - pad_w + fx
+  int stride_w = 1;  // 1 or 2
+  int channels = 0;  // channels (input = output), bytes between pixels
+  uint8_t input_zero_point = 0;
+  const void* w = nullptr;  // packed weights (QDwOrder::kRowQuads)
+  QGemmRequant rq;          // per-channel arrays in block order
+  uint8_t* c = nullptr;     // output pixel 0, channel 0
+};
+
+using QDwRow3x3Fn = void (*)(const QDwRow3x3& row);
+
 struct QDwKernel {
   const char* name;
   int block;  // channels per step; per-channel arrays are padded to a multiple of it
@@ -57,10 +83,14 @@ struct QDwKernel {
   bool split_int64;  // int64 requant arrays with even and odd accumulator lanes apart
   QDwFn run;
   bool pixel_outputs = false;  // honours QDwTile::c_pixels
+  // Row kernels run only the layers QDepthwiseRowKernelApplies accepts, a row per call
+  // (`run` is null): byte outputs, no raw sums.
+  QDwRow3x3Fn run_row3x3 = nullptr;
 };
 
 extern const QDwKernel kQDwScalar;
 extern const QDwKernel kQDwAvx2;
 extern const QDwKernel kQDwAvx512Vnni;
+extern const QDwKernel kQDwAvx512VnniRow3x3;
 
 }  // namespace octet::optimized

@@ -19,6 +19,57 @@ size_t QDepthwiseScratchBytes(const QDwShape& s) {
 
 bool QDepthwiseSupportsTaps(int taps) { return taps >= 1 && taps <= kMaxTablePointers; }
 
+bool QDepthwiseRowKernelApplies(const QDwShape& s, bool input_signed) {
+  return input_signed && s.kernel_h == 3 && s.kernel_w == 3 && s.dilation_h == 1 &&
+         s.dilation_w == 1 && (s.stride_w == 1 || s.stride_w == 2) && s.stride_h >= 1;
+}
+
+namespace {
+
+// A row kernel: each output row is one call given its three input rows.
+void RunRows3x3(const QDwPacked& packed, const QDwShape& s, const uint8_t* input,
+                const uint8_t* zero_row, uint8_t* output, ThreadPool* pool) {
+  const int channels = s.in_c * s.depth_multiplier;
+  const size_t pixel_bytes = static_cast<size_t>(channels);
+  const int rows = s.batches * s.out_h;
+  const int threads = pool ? pool->threads() : 1;
+  const int tasks = static_cast<int>(SuggestedTaskCount(static_cast<size_t>(rows), threads));
+  const int rows_per_task = (rows + tasks - 1) / tasks;
+  auto task = [&](size_t index) {
+    QDwRow3x3 r;
+    r.in_w = s.in_w;
+    r.out_w = s.out_w;
+    r.pad_w = s.pad_w;
+    r.stride_w = s.stride_w;
+    r.channels = channels;
+    r.input_zero_point = zero_row[0];
+    r.w = packed.weights;
+    r.rq = packed.rq;
+    const int row_begin = static_cast<int>(index) * rows_per_task;
+    const int row_end = std::min(rows, row_begin + rows_per_task);
+    for (int row = row_begin; row < row_end; ++row) {
+      const int b = row / s.out_h;
+      const int oy = row % s.out_h;
+      const uint8_t* image = input + static_cast<size_t>(b) * s.in_h * s.in_w * pixel_bytes;
+      for (int fy = 0; fy < 3; ++fy) {
+        const int iy = oy * s.stride_h - s.pad_h + fy;
+        const bool inside = iy >= 0 && iy < s.in_h;
+        r.rows[fy] = inside ? image + static_cast<size_t>(iy) * s.in_w * pixel_bytes : zero_row;
+        r.column_step[fy] = inside ? pixel_bytes : 0;
+      }
+      r.c = output + static_cast<size_t>(row) * s.out_w * pixel_bytes;
+      packed.kernel->run_row3x3(r);
+    }
+  };
+  if (pool) {
+    pool->ParallelFor(static_cast<size_t>(tasks), task);
+  } else {
+    for (int i = 0; i < tasks; ++i) task(static_cast<size_t>(i));
+  }
+}
+
+}  // namespace
+
 void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* input,
                    const uint8_t* zero_row, uint8_t* scratch, uint8_t* output, ThreadPool* pool,
                    int32_t* raw_output) {
@@ -34,6 +85,11 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
       }
     }
     input = scratch;
+  }
+  if (packed.kernel->run_row3x3 != nullptr) {
+    // Row kernels take only layers QDepthwiseRowKernelApplies accepts, with byte outputs.
+    if (raw_output == nullptr) RunRows3x3(packed, s, input, zero_row, output, pool);
+    return;
   }
   const int ks = s.kernel_h * s.kernel_w;
   const size_t pixel_bytes = static_cast<size_t>(channels);

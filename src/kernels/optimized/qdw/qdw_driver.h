@@ -27,6 +27,10 @@ size_t QDepthwiseScratchBytes(const QDwShape& shape);
 // True when the driver can run this many taps per pixel.
 bool QDepthwiseSupportsTaps(int taps);
 
+// True when a row kernel (QDwKernel::run_row3x3) can run this layer: 3x3, dilation 1, a
+// horizontal stride of 1 or 2, int8 activations (weights then have zero point 0), byte outputs.
+bool QDepthwiseRowKernelApplies(const QDwShape& shape, bool input_signed);
+
 // `zero_row` holds in_c * depth_multiplier bytes of the input zero point; `scratch` holds
 // QDepthwiseScratchBytes(shape) bytes (may be null when that is 0).
 // With `raw_output`, the int32 sums (bias included) are written there instead, one per output

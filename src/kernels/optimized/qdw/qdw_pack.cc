@@ -22,7 +22,9 @@ Layout LayoutFor(const QDwKernel& k, int channels, int ks) {
   Layout l;
   l.channels = RoundUp(static_cast<size_t>(channels), k.block);
   const size_t pairs = (static_cast<size_t>(ks) + 1) / 2;
-  l.weights_bytes = RoundUp(l.channels * pairs * 2 * sizeof(int16_t), 64);
+  l.weights_bytes = k.order == QDwOrder::kRowQuads
+                        ? RoundUp(l.channels * 3 * 4, 64)  // three filter columns of quads
+                        : RoundUp(l.channels * pairs * 2 * sizeof(int16_t), 64);
   l.int32_array = RoundUp(l.channels * 4, 64);
   l.int64_array = RoundUp(l.channels * 8, 64);
   return l;
@@ -33,7 +35,7 @@ size_t Slot(const QDwKernel& k, int c) {
   const int block = k.block;
   const int base = c - c % block;
   const int j = c % block;
-  if (k.order == QDwOrder::kNatural) return static_cast<size_t>(c);
+  if (k.order != QDwOrder::kUnpacked) return static_cast<size_t>(c);
   const int acc = (j % 8) < 4 ? 0 : 1;
   const int lane = (j / 8) * 4 + j % 4;
   return static_cast<size_t>(base + acc * (block / 2) + lane);
@@ -43,7 +45,8 @@ size_t Slot(const QDwKernel& k, int c) {
 size_t Slot64(const QDwKernel& k, int c) {
   const size_t slot = Slot(k, c);
   if (!k.split_int64) return slot;
-  const size_t half = static_cast<size_t>(k.block) / 2;  // lanes per accumulator
+  // Lanes per accumulator: two accumulators per block when unpacked, 16-lane ones for quads.
+  const size_t half = k.order == QDwOrder::kRowQuads ? 16 : static_cast<size_t>(k.block) / 2;
   const size_t acc_base = slot - slot % half;
   const size_t lane = slot % half;
   return acc_base + (lane % 2) * (half / 2) + lane / 2;
@@ -75,6 +78,7 @@ QDwPacked QDwPack(const QDwKernel& kernel, const QDwWeightsDesc& d, void* buffer
 
   const size_t pairs = (static_cast<size_t>(d.ks) + 1) / 2;
   const size_t block = static_cast<size_t>(kernel.block);
+  const bool quads = kernel.order == QDwOrder::kRowQuads;
   for (int c = 0; c < d.channels; ++c) {
     const size_t slot = Slot(kernel, c);
     const size_t block_base = slot - slot % block;
@@ -83,12 +87,21 @@ QDwPacked QDwPack(const QDwKernel& kernel, const QDwWeightsDesc& d, void* buffer
     for (int t = 0; t < d.ks; ++t) {
       const int32_t w = Effective(d, d.weights[static_cast<size_t>(t) * d.channels + c]);
       sum += w;
+      if (quads) {
+        // [block][filter column][block channels][filter row, then a zero byte]
+        const size_t at = block_base * 12 + static_cast<size_t>(t % 3) * block * 4 + in_block * 4 +
+                          static_cast<size_t>(t / 3);
+        base[at] = static_cast<uint8_t>(static_cast<int8_t>(w));
+        continue;
+      }
       // [block][pair][block channels][2]
       const size_t at =
           block_base * pairs * 2 + (static_cast<size_t>(t) / 2) * block * 2 + in_block * 2 + t % 2;
       weights[at] = static_cast<int16_t>(w);
     }
-    const int64_t folded = (d.bias ? d.bias[c] : 0) + static_cast<int64_t>(d.input_offset) * sum;
+    // Quads feed activations as x + 128 (x ^ 0x80, unsigned): their sums carry 128 * Σw more.
+    const int64_t input_offset = quads ? int64_t{d.input_offset} - 128 : int64_t{d.input_offset};
+    const int64_t folded = (d.bias ? d.bias[c] : 0) + input_offset * sum;
     bias[slot] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(folded)));
     multiplier[slot] = d.multiplier[c];
     shift[slot] = d.shift[c];

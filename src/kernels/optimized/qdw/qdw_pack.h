@@ -1,5 +1,6 @@
 // Prepare-time packing of quantized depthwise weights for a QDwKernel: int16 (w + offset) in
-// tap pairs, folded bias and requantization arrays in the kernel's channel order.
+// tap pairs, or int8 quads for row kernels (QDwOrder::kRowQuads), with the folded bias and
+// requantization arrays in the kernel's channel order.
 #pragma once
 
 #include <cstddef>

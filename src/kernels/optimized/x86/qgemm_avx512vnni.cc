@@ -36,28 +36,6 @@ static inline __m512i BroadcastPartial(const uint8_t* p, int count) {
   return _mm512_set1_epi32(static_cast<int>(v));
 }
 
-// Stores 4 rows of 16 int32 lanes as bytes (rows `stride` apart), all 16 columns. The packs
-// saturate to the output type, so the activation clamp is applied to 64 bytes at once after.
-template <bool kSigned>
-static inline void StoreFourRows(uint8_t* c, size_t stride, __m512i r0, __m512i r1, __m512i r2,
-                                 __m512i r3, __m512i byte_min, __m512i byte_max) {
-  // Per 128-bit lane i: [r0 cols 4i..4i+3 | r1 ... | r2 ... | r3 ...] after the two packs.
-  const __m512i p01 = _mm512_packs_epi32(r0, r1);
-  const __m512i p23 = _mm512_packs_epi32(r2, r3);
-  __m512i bytes;
-  if (kSigned) {
-    bytes = _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(p01, p23), byte_min), byte_max);
-  } else {
-    bytes = _mm512_min_epu8(_mm512_max_epu8(_mm512_packus_epi16(p01, p23), byte_min), byte_max);
-  }
-  const __m512i rows = _mm512_permutexvar_epi32(
-      _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), bytes);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(c), _mm512_castsi512_si128(rows));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(c + stride), _mm512_extracti32x4_epi32(rows, 1));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 2 * stride), _mm512_extracti32x4_epi32(rows, 2));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 3 * stride), _mm512_extracti32x4_epi32(rows, 3));
-}
-
 // MR rows (1..kMr: a single-row GEMV computes one) by NP panels.
 template <int MR, int NP, bool kSigned, bool kLeftShift>
 void Kernel(const QGemmTile& t) {
@@ -165,8 +143,8 @@ void Kernel(const QGemmTile& t) {
       if (columns >= kNr) {
 #pragma GCC unroll 2
         for (int m = 0; m < MR; m += 4) {
-          StoreFourRows<kSigned>(cp + m * stride, stride, out[m], out[m + 1], out[m + 2],
-                                 out[m + 3], byte_min, byte_max);
+          avx512::StoreFourRows<kSigned>(cp + m * stride, stride, out[m], out[m + 1], out[m + 2],
+                                         out[m + 3], byte_min, byte_max);
         }
         continue;
       }

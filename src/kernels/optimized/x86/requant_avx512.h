@@ -1,6 +1,6 @@
 // TFLite's requantization (MultiplyByQuantizedMultiplier, then the output zero point and the
-// activation clamp) on 16 int32 lanes, exact for every input. For AVX-512 translation units
-// only; everything is static so no copy can leak into another ISA's code.
+// activation clamp) on 16 int32 lanes, exact for every input, and the byte stores after it. For
+// AVX-512 translation units only; everything is static so no copy can leak into another ISA's code.
 //
 // The 64-bit products of even and odd lanes are rounded separately; the packer lays the
 // per-lane 64-bit constants out to match (see QGemmKernel::interleave_halves, QDwOrder).
@@ -80,6 +80,28 @@ static inline __m512i MultiplyByQuantizedMultiplier(__m512i acc, const RequantPa
 static inline __m512i FinishOutput(__m512i scaled, __m512i zero_point, __m512i act_min,
                                    __m512i act_max) {
   return _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(scaled, zero_point), act_min), act_max);
+}
+
+// Stores 4 rows of 16 int32 lanes as bytes (rows `stride` apart), all 16 columns. The packs
+// saturate to the output type, so the activation clamp is applied to 64 bytes at once after.
+template <bool kSigned>
+static inline void StoreFourRows(uint8_t* c, size_t stride, __m512i r0, __m512i r1, __m512i r2,
+                                 __m512i r3, __m512i byte_min, __m512i byte_max) {
+  // Per 128-bit lane i: [r0 cols 4i..4i+3 | r1 ... | r2 ... | r3 ...] after the two packs.
+  const __m512i p01 = _mm512_packs_epi32(r0, r1);
+  const __m512i p23 = _mm512_packs_epi32(r2, r3);
+  __m512i bytes;
+  if (kSigned) {
+    bytes = _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(p01, p23), byte_min), byte_max);
+  } else {
+    bytes = _mm512_min_epu8(_mm512_max_epu8(_mm512_packus_epi16(p01, p23), byte_min), byte_max);
+  }
+  const __m512i rows = _mm512_permutexvar_epi32(
+      _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), bytes);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(c), _mm512_castsi512_si128(rows));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(c + stride), _mm512_extracti32x4_epi32(rows, 1));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 2 * stride), _mm512_extracti32x4_epi32(rows, 2));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(c + 3 * stride), _mm512_extracti32x4_epi32(rows, 3));
 }
 
 }  // namespace octet::optimized::avx512
