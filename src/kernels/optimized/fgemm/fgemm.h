@@ -19,6 +19,10 @@ struct FGemmTile {
   // Tap s of row m is a[s * a_stride + m] (kc floats); a_stride is the kernel's mr.
   const float* const* a = nullptr;
   int a_stride = 0;
+  // When set, tap s of row m is a[m] + tap_offsets[s] instead (a then holds one pointer per
+  // row): interior pixels, whose taps all sit at the same offsets from their first one, so
+  // the driver writes a pointer per row rather than one per tap and row.
+  const ptrdiff_t* tap_offsets = nullptr;
   const float* w = nullptr;  // the tile's first panel
   size_t panel_floats = 0;
   // Row m of the tile's output at c[m] (its first column): rows need not be evenly spaced

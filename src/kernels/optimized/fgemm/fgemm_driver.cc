@@ -33,12 +33,13 @@ struct PixelSplit {
   int interior_w, interior_per_image, border_per_image;
 };
 
-// Each tap's offset from its pixel's top-left tap (interior pixels).
+// Each table tap's offset from its pixel's top-left tap (interior pixels): every filter
+// position, or with row taps the first of each filter row.
 struct TapOffsets {
-  explicit TapOffsets(const FConvShape& s) {
+  TapOffsets(const FConvShape& s, bool row_taps) {
     int tap = 0;
     for (int fy = 0; fy < s.kernel_h; ++fy) {
-      for (int fx = 0; fx < s.kernel_w; ++fx, ++tap) {
+      for (int fx = 0; fx < (row_taps ? 1 : s.kernel_w); ++fx, ++tap) {
         offset[tap] = (static_cast<ptrdiff_t>(fy) * s.dilation_h * s.in_w +
                        static_cast<ptrdiff_t>(fx) * s.dilation_w) *
                       s.in_c;
@@ -106,9 +107,11 @@ void NextBorder(const PixelSplit& split, Pixel* p) {
   }
 }
 
-// What a tile's fill decided: its rows (at most the kernel's mr), taps and floats per tap.
+// What a tile's fill decided: its rows (at most the kernel's mr), taps and floats per tap,
+// and whether the table holds one pointer per row plus these tap offsets (FGemmTile).
 struct TileShape {
   int rows, ks, kc;
+  const ptrdiff_t* tap_offsets = nullptr;
 };
 
 // One kernel call: the tile's rows (table: tap-major, kernel.mr rows per tap; outputs already
@@ -123,6 +126,7 @@ void RunTile(const FGemmPacked& packed, const TileShape& shape, const float* con
   t.ks = shape.ks;
   t.a = table;
   t.a_stride = k.mr;
+  t.tap_offsets = shape.tap_offsets;
   t.w = packed.panels + static_cast<size_t>(col0 / k.nr) * packed.panel_floats;
   t.panel_floats = packed.panel_floats;
   t.c = outputs;
@@ -179,7 +183,7 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& s, const float* i
   if (s.batches == 0 || packed.n == 0 || s.out_h == 0 || s.out_w == 0) return;
   const int mr = packed.kernel->mr;
   const PixelSplit split(s);
-  const TapOffsets taps(s);
+  const TapOffsets taps(s, packed.row_taps);
   const size_t n = static_cast<size_t>(packed.n);
   const size_t in_c = static_cast<size_t>(s.in_c);
   const size_t image_floats = static_cast<size_t>(s.in_h) * static_cast<size_t>(s.in_w) * in_c;
@@ -187,21 +191,16 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& s, const float* i
   const int interior_tiles = (split.interior() + mr - 1) / mr;
   const int interior_rows = interior_tiles * mr;  // row index where border tiles start
   const TileShape interior_shape =
-      packed.row_taps ? TileShape{0, packed.ks / s.kernel_w, packed.kc * s.kernel_w}
-                      : TileShape{0, packed.ks, packed.kc};
-  const int interior_stride = packed.row_taps ? s.kernel_w : 1;  // taps per table tap
+      packed.row_taps ? TileShape{0, packed.ks / s.kernel_w, packed.kc * s.kernel_w, taps.offset}
+                      : TileShape{0, packed.ks, packed.kc, taps.offset};
   const int rows = interior_rows + split.border();
   Run(packed, rows, clamp, pool,
       [&](int row0, int count, const float** table, float** row_output) -> TileShape {
         if (row0 < interior_rows) {
           count = std::min(count, split.interior() - row0);
-          // Everything in locals, stepped from pixel to pixel: the table's pointer stores
-          // could alias the captured variables, which the compiler would then reload after
-          // every store (that fill cost ResNet8's 16-channel layers 8%).
-          const int table_rows = mr;
-          const int tap_count = interior_shape.ks;
-          const int tap_stride = interior_stride;
-          const ptrdiff_t* const offsets = taps.offset;
+          // A pointer per row (the kernel adds the tap offsets). Everything in locals,
+          // stepped from pixel to pixel: the table's pointer stores could alias captured
+          // variables, which the compiler would then reload after every store.
           const size_t out_step = n;
           const size_t in_step = static_cast<size_t>(s.stride_w) * in_c;
           Pixel p = InteriorPixel(split, row0);
@@ -216,9 +215,7 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& s, const float* i
           int ox = p.ox;
           const int ox_end = split.ox_hi;
           for (int i = 0; i < count; ++i) {
-            for (int tap = 0; tap < tap_count; ++tap) {
-              table[tap * table_rows + i] = origin + offsets[tap * tap_stride];
-            }
+            table[i] = origin;
             row_output[i] = out;
             if (++ox < ox_end) {  // the next pixel of the same interior row
               origin += in_step;
@@ -231,7 +228,9 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& s, const float* i
               out = output + PixelIndex(s, p) * n;
             }
           }
-          return TileShape{count, interior_shape.ks, interior_shape.kc};
+          TileShape shape = interior_shape;
+          shape.rows = count;
+          return shape;
         }
         Pixel p = BorderPixel(split, row0 - interior_rows);
         for (int i = 0; i < count; ++i, NextBorder(split, &p)) {

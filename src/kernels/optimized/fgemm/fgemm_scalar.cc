@@ -8,6 +8,11 @@
 namespace octet::optimized {
 namespace {
 
+// Tap s of row m: from the table, or the row's pointer plus the tap's offset.
+static inline const float* TapRow(const FGemmTile& t, int s, int m) {
+  return t.tap_offsets != nullptr ? t.a[m] + t.tap_offsets[s] : t.a[s * t.a_stride + m];
+}
+
 constexpr int kMr = 4;
 constexpr int kNr = 8;
 
@@ -20,7 +25,7 @@ void Kernel(const FGemmTile& t) {
   const float* w = t.w + kNr;
   for (int s = 0; s < t.ks; ++s) {
     const float* rows[MR];
-    for (int m = 0; m < MR; ++m) rows[m] = t.a[s * t.a_stride + m];
+    for (int m = 0; m < MR; ++m) rows[m] = TapRow(t, s, m);
     for (int k = 0; k < t.kc; ++k, w += kNr) {
       for (int m = 0; m < MR; ++m) {
         const float x = rows[m][k];

@@ -10,6 +10,11 @@
 namespace octet::optimized {
 namespace {
 
+// Tap s of row m: from the table, or the row's pointer plus the tap's offset.
+static inline const float* TapRow(const FGemmTile& t, int s, int m) {
+  return t.tap_offsets != nullptr ? t.a[m] + t.tap_offsets[s] : t.a[s * t.a_stride + m];
+}
+
 constexpr int kMr = 6;
 constexpr int kNr = 8;
 constexpr int kPanels = 2;
@@ -37,7 +42,7 @@ void Kernel(const FGemmTile& t) {
   for (int s = 0; s < ks; ++s) {
     const float* rows[MR];
 #pragma GCC unroll 6
-    for (int m = 0; m < MR; ++m) rows[m] = t.a[s * t.a_stride + m];
+    for (int m = 0; m < MR; ++m) rows[m] = TapRow(t, s, m);
     for (int k = 0; k < kc; ++k, w += kNr) {
       __m256 wv[NP];
 #pragma GCC unroll 2
@@ -87,7 +92,7 @@ void OneRow(const FGemmTile& t) {
   }
   const float* w = t.w + kNr;
   for (int s = 0; s < t.ks; ++s) {
-    const float* row = t.a[s * t.a_stride];
+    const float* row = TapRow(t, s, 0);
     int k = 0;
     for (; k + kSplit <= kc; k += kSplit, w += kSplit * kNr) {
 #pragma GCC unroll 4
