@@ -66,7 +66,8 @@ void Kernel(const QDwTile& t) {
   const Taps<kOffsets> tap(t);
   // With the zero point folded into the rounding constant it needs no addition; the packs
   // saturate to the output type and the activation clamp is done on bytes.
-  const __m512i zero_point = _mm512_set1_epi32(rq.zero_point_folded ? 0 : rq.output_zero_point);
+  const bool add_zero_point = !rq.zero_point_folded;
+  const __m512i zero_point = _mm512_set1_epi32(rq.output_zero_point);
   const __m512i byte_min = _mm512_set1_epi8(static_cast<char>(rq.act_min));
   const __m512i byte_max = _mm512_set1_epi8(static_cast<char>(rq.act_max));
   const __m512i merge = avx512::MergeInLaneOrder();
@@ -126,10 +127,12 @@ void Kernel(const QDwTile& t) {
         continue;
       }
 
-      const __m512i y0 =
-          _mm512_add_epi32(avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc0, r0), zero_point);
-      const __m512i y1 =
-          _mm512_add_epi32(avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc1, r1), zero_point);
+      __m512i y0 = avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc0, r0);
+      __m512i y1 = avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc1, r1);
+      if (add_zero_point) {
+        y0 = _mm512_add_epi32(y0, zero_point);
+        y1 = _mm512_add_epi32(y1, zero_point);
+      }
       // Per 128-bit lane: channels 8L..8L+3 from y0 and 8L+4..8L+7 from y1, as int16.
       const __m512i words = _mm512_packs_epi32(y0, y1);
       const __m512i bytes =
@@ -195,7 +198,8 @@ static inline __m512i ColumnQuads(const uint8_t* r0, const uint8_t* r1, const ui
   return _mm512_xor_si512(_mm512_shuffle_epi8(lanes, transpose), flip);
 }
 
-template <bool kLeftShift, bool kFull>
+// kAddZeroPoint: the zero point is not folded into the rounding (see QGemmRequant).
+template <bool kLeftShift, bool kAddZeroPoint, bool kFull>
 static inline void RowBlock3x3(const QDwRow3x3& r, int c0, __mmask16 mask) {
   const uint8_t* w = static_cast<const uint8_t*>(r.w) + static_cast<size_t>(c0) * 12;
   const __m512i w0 = _mm512_loadu_si512(w);
@@ -204,7 +208,7 @@ static inline void RowBlock3x3(const QDwRow3x3& r, int c0, __mmask16 mask) {
   const __m512i bias = _mm512_loadu_si512(r.rq.bias + c0);
   const avx512::RequantPanel rq =
       avx512::LoadRequantPanel(r.rq, c0, c0, avx512::MergeInLaneOrder());
-  const __m512i zero_point = _mm512_set1_epi32(r.rq.zero_point_folded ? 0 : r.rq.output_zero_point);
+  const __m512i zero_point = _mm512_set1_epi32(r.rq.output_zero_point);
   const __m512i byte_min = _mm512_set1_epi8(static_cast<char>(r.rq.act_min));
   const __m512i byte_max = _mm512_set1_epi8(static_cast<char>(r.rq.act_max));
   const __m512i gather = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
@@ -227,7 +231,8 @@ static inline void RowBlock3x3(const QDwRow3x3& r, int c0, __mmask16 mask) {
   };
   const size_t stride = static_cast<size_t>(r.channels);
   const auto requantize = [&](__m512i acc) {
-    return _mm512_add_epi32(avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc, rq), zero_point);
+    const __m512i y = avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc, rq);
+    return kAddZeroPoint ? _mm512_add_epi32(y, zero_point) : y;
   };
   const auto store_one = [&](__m512i acc, uint8_t* o) {
     const __m128i bytes = _mm_min_epi8(
@@ -291,19 +296,24 @@ static inline void RowBlock3x3(const QDwRow3x3& r, int c0, __mmask16 mask) {
   }
 }
 
-template <bool kLeftShift>
-void RunRow3x3Shift(const QDwRow3x3& r) {
+template <bool kLeftShift, bool kAddZeroPoint>
+void RunRow3x3With(const QDwRow3x3& r) {
   int c0 = 0;
   for (; c0 + kRowBlock <= r.channels; c0 += kRowBlock) {
-    RowBlock3x3<kLeftShift, true>(r, c0, static_cast<__mmask16>(0xFFFF));
+    RowBlock3x3<kLeftShift, kAddZeroPoint, true>(r, c0, static_cast<__mmask16>(0xFFFF));
   }
   if (c0 < r.channels) {
-    RowBlock3x3<kLeftShift, false>(r, c0, static_cast<__mmask16>((1u << (r.channels - c0)) - 1));
+    RowBlock3x3<kLeftShift, kAddZeroPoint, false>(
+        r, c0, static_cast<__mmask16>((1u << (r.channels - c0)) - 1));
   }
 }
 
 void RunRow3x3(const QDwRow3x3& r) {
-  r.rq.any_left_shift ? RunRow3x3Shift<true>(r) : RunRow3x3Shift<false>(r);
+  if (r.rq.zero_point_folded) {
+    r.rq.any_left_shift ? RunRow3x3With<true, false>(r) : RunRow3x3With<false, false>(r);
+  } else {
+    r.rq.any_left_shift ? RunRow3x3With<true, true>(r) : RunRow3x3With<false, true>(r);
+  }
 }
 
 }  // namespace
