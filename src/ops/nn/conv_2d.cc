@@ -39,7 +39,7 @@ struct OpData {
   HybridFn hybrid_kernel = nullptr;
   float filter_scale = 1.f;
   std::vector<float> channel_scales;  // empty: one scale for all channels
-  NodeScratch scratch;                // hybrid: the quantized input (three temporaries)
+  NodeScratch scratch;  // hybrid: the quantized input (three temporaries); float: padded input
   // Quantized (int8 / uint8 / int16x8) state and kernel choice.
   bool quantized = false;
   QuantizedWeighted quant;
@@ -146,7 +146,7 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
   } else if (!quantized) {
     data->kernel = &reference::Conv;
     TF_LITE_ENSURE_OK(context, PrepareFloatWeighted(context, node, g, t, p.act_min, p.act_max,
-                                                    reference_only, &data->fast));
+                                                    reference_only, &data->fast, &data->scratch));
   }
 
   return ResizeOutput(context, output, {batches, wh.out_size, ww.out_size, out_ch});

@@ -88,7 +88,7 @@ bool PackDepthwise(TfLiteContext* context, const optimized::FDwKernel& kernel,
 TfLiteStatus PrepareFloatWeighted(TfLiteContext* context, TfLiteNode* node,
                                   const WeightedGeometry& g, const WeightedOpTensors& t,
                                   float act_min, float act_max, bool reference_only,
-                                  FloatWeighted* f) {
+                                  FloatWeighted* f, NodeScratch* scratch) {
   f->optimized = false;
   f->geometry = g;
   f->clamp = {act_min, act_max};
@@ -109,6 +109,18 @@ TfLiteStatus PrepareFloatWeighted(TfLiteContext* context, TfLiteNode* node,
         return PackGemm(context, *gemm, g, t, f);
       });
       if (f->optimized) name = gemm->name;
+      const size_t padded = f->optimized && !f->dense && scratch != nullptr
+                                ? optimized::FConvPaddedInputFloats(f->gemm, g)
+                                : 0;
+      f->padded_input = nullptr;
+      if (padded > 0) {
+        TF_LITE_ENSURE_OK(
+            context,
+            scratch->Prepare(context, node, {{kTfLiteFloat32, static_cast<int64_t>(padded)}}));
+        f->padded_input = scratch;
+      } else if (scratch != nullptr) {
+        TF_LITE_ENSURE_OK(context, scratch->Prepare(context, node, {}));  // none after a resize
+      }
     }
   }
   SetNodeKernelName(context, node, name);
@@ -130,7 +142,8 @@ bool EvalFloatWeighted(TfLiteContext* context, const FloatWeighted& f, const Wei
     optimized::RunFGemmRows(f.gemm, g.batches * g.in_h * g.in_w, input, static_cast<size_t>(g.in_c),
                             f.clamp, output, pool);
   } else {
-    optimized::RunFGemmConv(f.gemm, g, input, f.zero_row, f.clamp, output, pool);
+    float* padded = f.padded_input ? f.padded_input->Data<float>(context, 0) : nullptr;
+    optimized::RunFGemmConv(f.gemm, g, input, f.zero_row, f.clamp, output, pool, padded);
   }
   return true;
 }

@@ -12,6 +12,7 @@
 #include "ops/nn/nn_quant.h"
 #include "ops/nn/packing_cache.h"
 #include "ops/nn/quantized_weighted.h"
+#include "ops/scratch.h"
 #include "tensorflow/lite/c/common.h"
 
 namespace octet::ops::nn {
@@ -24,15 +25,20 @@ struct FloatWeighted {
   optimized::FGemmPacked gemm;
   optimized::FDwPacked dw;
   const float* zero_row = nullptr;  // in_c zeros: the padding taps
+  // Convolutions whose border pixels are many: temporary 0 of this scratch holds the input
+  // inside a border of zeros (FConvPaddedInputFloats), so every pixel runs as an interior one.
+  const NodeScratch* padded_input = nullptr;
   optimized::FloatClamp clamp{0.f, 0.f};
   PackingCache packing;
 };
 
 // Chooses the kernel and packs; records the node's kernel name. Fails only when out of memory.
+// `scratch` (CONV_2D; may be null) receives the padded-input temporary when one pays.
 TfLiteStatus PrepareFloatWeighted(TfLiteContext* context, TfLiteNode* node,
                                   const WeightedGeometry& geometry,
                                   const WeightedOpTensors& tensors, float act_min, float act_max,
-                                  bool reference_only, FloatWeighted* f);
+                                  bool reference_only, FloatWeighted* f,
+                                  NodeScratch* scratch = nullptr);
 
 // Runs the optimized kernel; false when prepare chose the reference (the caller runs it).
 bool EvalFloatWeighted(TfLiteContext* context, const FloatWeighted& f,

@@ -1,6 +1,7 @@
 #include "kernels/optimized/fgemm/fgemm_driver.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "kernels/optimized/gemm_tasks.h"
 #include "kernels/threads/thread_pool.h"
@@ -176,8 +177,69 @@ bool FGemmDriverSupportsTaps(const FGemmKernel& kernel, int taps) {
   return taps >= 1 && kernel.mr <= kMaxRows && static_cast<long>(taps) * kernel.mr <= kMaxTable;
 }
 
-void RunFGemmConv(const FGemmPacked& packed, const FConvShape& s, const float* input,
-                  const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool) {
+namespace {
+
+// The image every window of `s` reads, padding included: the padded copy's shape (no
+// padding left).
+FConvShape PaddedShape(const FConvShape& s) {
+  FConvShape p = s;
+  p.in_h = (s.out_h - 1) * s.stride_h + (s.kernel_h - 1) * s.dilation_h + 1;
+  p.in_w = (s.out_w - 1) * s.stride_w + (s.kernel_w - 1) * s.dilation_w + 1;
+  p.pad_h = p.pad_w = 0;
+  return p;
+}
+
+// Copies the input rows and columns the windows read into `padded` (PaddedShape(s)), zeros
+// elsewhere. Rewritten whole on every call: the buffer is an arena temporary.
+void PadInput(const FConvShape& s, const FConvShape& p, const float* input, float* padded) {
+  const size_t c = static_cast<size_t>(s.in_c);
+  const int columns = std::max(0, std::min(s.in_w, p.in_w - s.pad_w));  // copied per row
+  const size_t row = static_cast<size_t>(p.in_w) * c;
+  const size_t left = static_cast<size_t>(s.pad_w) * c;
+  const size_t copied = static_cast<size_t>(columns) * c;
+  for (int b = 0; b < s.batches; ++b) {
+    const float* image = input + static_cast<size_t>(b) * s.in_h * s.in_w * c;
+    for (int y = 0; y < p.in_h; ++y, padded += row) {
+      const int iy = y - s.pad_h;
+      if (iy < 0 || iy >= s.in_h || columns == 0) {
+        std::fill(padded, padded + row, 0.f);
+        continue;
+      }
+      std::fill(padded, padded + left, 0.f);
+      std::copy(image + static_cast<size_t>(iy) * s.in_w * c,
+                image + static_cast<size_t>(iy) * s.in_w * c + copied, padded + left);
+      std::fill(padded + left + copied, padded + row, 0.f);
+    }
+  }
+}
+
+}  // namespace
+
+size_t FConvPaddedInputFloats(const FGemmPacked& packed, const FConvShape& s) {
+  if (s.batches <= 0 || s.out_h <= 0 || s.out_w <= 0) return 0;
+  int oy_lo, oy_hi, ox_lo, ox_hi;
+  InteriorRange(s.in_h, s.out_h, s.kernel_h, s.stride_h, s.dilation_h, s.pad_h, &oy_lo, &oy_hi);
+  InteriorRange(s.in_w, s.out_w, s.kernel_w, s.stride_w, s.dilation_w, s.pad_w, &ox_lo, &ox_hi);
+  const int64_t pixels = static_cast<int64_t>(s.out_h) * s.out_w;
+  const int64_t interior = static_cast<int64_t>(oy_hi - oy_lo) * (ox_hi - ox_lo);
+  const int64_t border = pixels - interior;
+  if (border == 0) return 0;
+  // Border tiles lose the row taps; else only a quarter or more of border pixels pays.
+  if (!packed.row_taps && border * 4 < pixels) return 0;
+  const FConvShape p = PaddedShape(s);
+  return static_cast<size_t>(s.batches) * p.in_h * p.in_w * static_cast<size_t>(s.in_c);
+}
+
+void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const float* input,
+                  const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool,
+                  float* padded_input) {
+  if (padded_input != nullptr && FConvPaddedInputFloats(packed, shape) > 0) {
+    const FConvShape padded = PaddedShape(shape);
+    PadInput(shape, padded, input, padded_input);
+    RunFGemmConv(packed, padded, padded_input, zero_row, clamp, output, pool);
+    return;
+  }
+  const FConvShape& s = shape;
   // An empty output (a zero batch or channel count) may still have spatial sizes whose
   // product overflows int in the pixel split: there is nothing to compute.
   if (s.batches == 0 || packed.n == 0 || s.out_h == 0 || s.out_w == 0) return;
@@ -232,23 +294,28 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& s, const float* i
           shape.rows = count;
           return shape;
         }
+        // Locals again (the table's stores could alias captured pointers), one multiply per
+        // filter row: 3x3 layers of 8x8-32x32 pixels have 12-44% border pixels.
+        const int kernel_h = s.kernel_h, kernel_w = s.kernel_w;
+        const int dilation_h = s.dilation_h, dilation_w = s.dilation_w;
+        const int in_h = s.in_h, in_w = s.in_w;
+        const size_t row_floats = static_cast<size_t>(in_w) * in_c;
+        const float* const padding = zero_row;
         Pixel p = BorderPixel(split, row0 - interior_rows);
         for (int i = 0; i < count; ++i, NextBorder(split, &p)) {
           const float* image = input + static_cast<size_t>(p.b) * image_floats;
           const int iy0 = p.oy * s.stride_h - s.pad_h;
           const int ix0 = p.ox * s.stride_w - s.pad_w;
-          int tap = 0;
-          for (int fy = 0; fy < s.kernel_h; ++fy) {
-            const int iy = iy0 + fy * s.dilation_h;
-            const bool row_inside = iy >= 0 && iy < s.in_h;
-            for (int fx = 0; fx < s.kernel_w; ++fx, ++tap) {
-              const int ix = ix0 + fx * s.dilation_w;
-              table[tap * mr + i] =
-                  row_inside && ix >= 0 && ix < s.in_w
-                      ? image + (static_cast<size_t>(iy) * static_cast<size_t>(s.in_w) +
-                                 static_cast<size_t>(ix)) *
-                                    in_c
-                      : zero_row;
+          const float** entry = table + i;
+          for (int fy = 0; fy < kernel_h; ++fy) {
+            const int iy = iy0 + fy * dilation_h;
+            if (iy < 0 || iy >= in_h) {
+              for (int fx = 0; fx < kernel_w; ++fx, entry += mr) *entry = padding;
+              continue;
+            }
+            const float* row = image + static_cast<size_t>(iy) * row_floats;
+            for (int fx = 0, ix = ix0; fx < kernel_w; ++fx, ix += dilation_w, entry += mr) {
+              *entry = ix >= 0 && ix < in_w ? row + static_cast<size_t>(ix) * in_c : padding;
             }
           }
           row_output[i] = output + PixelIndex(s, p) * n;
