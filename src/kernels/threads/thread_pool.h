@@ -47,8 +47,11 @@ class ThreadPool {
   std::unique_ptr<Impl> impl_;
 };
 
-// Elements per task below which elementwise kernels stay on one thread.
-constexpr size_t kElementwiseChunk = 16384;
+// Elements per task below which elementwise kernels stay on one thread. Small enough that an
+// ADD of a few thousand elements is split as the producing layers split their rows: each
+// thread then reads its own outputs back instead of the caller reading the other core's half
+// (ResNet8 float with two threads 1.68x -> 1.71-1.76x faster than one; 16384 before).
+constexpr size_t kElementwiseChunk = 4096;
 
 // Calls fn(begin, end) over [0, n) split into contiguous chunks of at least `min_chunk` items
 // (elementwise work: chunks too small cost more in wake-ups than they save). `pool` may be
