@@ -230,6 +230,8 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
   q->kernel_name = "reference";
   const cpu::Isa isa = reference_only ? cpu::Isa::kReference : cpu::ActiveIsa();
   q->depthwise_as_conv = false;
+  q->padded_input = false;
+  q->scratch = nullptr;
   if (isa != cpu::Isa::kReference && OptimizedApplies(g, t)) {
     if (g.op == WeightedOp::kDepthwise && !DepthwiseAsConv(g)) {
       const bool row_form =
@@ -267,6 +269,16 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
           const int64_t elements = static_cast<int64_t>(tflite::NumElements(t.input)) + 64;
           TF_LITE_ENSURE_OK(context, scratch->Prepare(context, node, {{kTfLiteInt16, elements}}));
           q->scratch = scratch;
+        } else if (q->optimized && scratch != nullptr) {
+          // Many border pixels, or row taps: the input inside a border of its zero point.
+          const size_t bytes = optimized::QGemmConvPaddedInputBytes(q->gemm, ConvShapeOf(g));
+          if (bytes > 0) {
+            TF_LITE_ENSURE_OK(
+                context,
+                scratch->Prepare(context, node, {{kTfLiteUInt8, static_cast<int64_t>(bytes)}}));
+            q->scratch = scratch;
+            q->padded_input = true;
+          }
         }
       }
     }
@@ -285,6 +297,7 @@ void EvalQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const Quant
   const auto* input = reinterpret_cast<const uint8_t*>(t.input->data.raw);
   auto* output = reinterpret_cast<uint8_t*>(t.output->data.raw);
   const WeightedGeometry& g = q.geometry;
+  uint8_t* padded = q.padded_input ? q.scratch->Data<uint8_t>(context, 0) : nullptr;
   switch (g.op) {
     case WeightedOp::kConv:
       if (q.gemm.kernel->wide_input) {
@@ -295,7 +308,7 @@ void EvalQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const Quant
         break;
       }
       optimized::RunQGemmConv(q.gemm, ConvShapeOf(g), input, t.input->bytes, q.zero_row, output,
-                              pool);
+                              pool, nullptr, padded);
       break;
     case WeightedOp::kFullyConnected:
       optimized::RunQGemmRows(q.gemm, g.rows, input, static_cast<size_t>(g.depth), output, pool);
@@ -303,7 +316,7 @@ void EvalQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const Quant
     case WeightedOp::kDepthwise: {
       if (q.depthwise_as_conv) {
         optimized::RunQGemmConv(q.gemm, ConvShapeOf(g), input, t.input->bytes, q.zero_row, output,
-                                pool);
+                                pool, nullptr, padded);
         break;
       }
       uint8_t* scratch = q.scratch ? q.scratch->Data<uint8_t>(context, 0) : nullptr;

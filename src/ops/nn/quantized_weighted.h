@@ -80,6 +80,9 @@ struct QuantizedWeighted {
   // The op's node temporaries; DEPTHWISE_CONV_2D's optimized kernel uses one (a depth
   // multiplier's repeated input), so it passes its NodeScratch here.
   const NodeScratch* scratch = nullptr;
+  // Temporary 0 of `scratch` holds the GEMM convolution's input inside a border of its zero
+  // point (optimized::QGemmConvPaddedInputBytes).
+  bool padded_input = false;
 };
 
 // Quantization checks and multipliers (PrepareQuantizedWeightedOp), then the variant choice.

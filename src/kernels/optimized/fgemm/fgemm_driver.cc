@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/optimized/gemm_tasks.h"
+#include "kernels/optimized/pad_image.h"
 #include "kernels/threads/thread_pool.h"
 
 namespace octet::optimized {
@@ -177,74 +178,22 @@ bool FGemmDriverSupportsTaps(const FGemmKernel& kernel, int taps) {
   return taps >= 1 && kernel.mr <= kMaxRows && static_cast<long>(taps) * kernel.mr <= kMaxTable;
 }
 
-namespace {
-
-// The image every window of `s` reads, padding included: the padded copy's shape (no
-// padding left).
-FConvShape PaddedShape(const FConvShape& s) {
-  FConvShape p = s;
-  p.in_h = (s.out_h - 1) * s.stride_h + (s.kernel_h - 1) * s.dilation_h + 1;
-  p.in_w = (s.out_w - 1) * s.stride_w + (s.kernel_w - 1) * s.dilation_w + 1;
-  p.pad_h = p.pad_w = 0;
-  return p;
-}
-
-// Copies the input rows and columns the windows read into `padded` (PaddedShape(s)), zeros
-// elsewhere. Rewritten whole on every call: the buffer is an arena temporary. The rows are
-// split across the pool in order, as the GEMM's row tasks are, so that each thread mostly
-// reads back rows it wrote itself (one thread writing the whole copy made two threads 5%
-// slower on ResNet8: the other core read its half from this one's cache).
-void PadInput(const FConvShape& s, const FConvShape& p, const float* input, float* padded,
-              ThreadPool* pool) {
-  const size_t c = static_cast<size_t>(s.in_c);
-  const int columns = std::max(0, std::min(s.in_w, p.in_w - s.pad_w));  // copied per row
-  const size_t row = static_cast<size_t>(p.in_w) * c;
-  const size_t left = static_cast<size_t>(s.pad_w) * c;
-  const size_t copied = static_cast<size_t>(columns) * c;
-  const size_t rows = static_cast<size_t>(s.batches) * static_cast<size_t>(p.in_h);
-  const size_t min_rows = std::max<size_t>(1, 4096 / std::max<size_t>(1, row));
-  ParallelForChunks(pool, rows, min_rows, [&](size_t begin, size_t end) {
-    for (size_t r = begin; r < end; ++r) {
-      float* out = padded + r * row;
-      const size_t b = r / static_cast<size_t>(p.in_h);
-      const int iy = static_cast<int>(r % static_cast<size_t>(p.in_h)) - s.pad_h;
-      if (iy < 0 || iy >= s.in_h || columns == 0) {
-        std::fill(out, out + row, 0.f);
-        continue;
-      }
-      const float* in = input + (b * static_cast<size_t>(s.in_h) + static_cast<size_t>(iy)) *
-                                    static_cast<size_t>(s.in_w) * c;
-      std::fill(out, out + left, 0.f);
-      std::copy(in, in + copied, out + left);
-      std::fill(out + left + copied, out + row, 0.f);
-    }
-  });
-}
-
-}  // namespace
-
 size_t FConvPaddedInputFloats(const FGemmPacked& packed, const FConvShape& s) {
   if (s.batches <= 0 || s.out_h <= 0 || s.out_w <= 0) return 0;
-  int oy_lo, oy_hi, ox_lo, ox_hi;
-  InteriorRange(s.in_h, s.out_h, s.kernel_h, s.stride_h, s.dilation_h, s.pad_h, &oy_lo, &oy_hi);
-  InteriorRange(s.in_w, s.out_w, s.kernel_w, s.stride_w, s.dilation_w, s.pad_w, &ox_lo, &ox_hi);
   const int64_t pixels = static_cast<int64_t>(s.out_h) * s.out_w;
-  const int64_t interior = static_cast<int64_t>(oy_hi - oy_lo) * (ox_hi - ox_lo);
-  const int64_t border = pixels - interior;
+  const int64_t border = BorderPixels(s);
   if (border == 0) return 0;
   // Border tiles lose the row taps; else only a quarter or more of border pixels pays.
   if (!packed.row_taps && border * 4 < pixels) return 0;
-  const FConvShape p = PaddedShape(s);
-  return static_cast<size_t>(s.batches) * p.in_h * p.in_w * static_cast<size_t>(s.in_c);
+  return PaddedImageElements(s);
 }
 
 void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const float* input,
                   const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool,
                   float* padded_input) {
   if (padded_input != nullptr && FConvPaddedInputFloats(packed, shape) > 0) {
-    const FConvShape padded = PaddedShape(shape);
-    PadInput(shape, padded, input, padded_input, pool);
-    RunFGemmConv(packed, padded, padded_input, zero_row, clamp, output, pool);
+    PadImage(shape, input, 0.f, padded_input, pool);
+    RunFGemmConv(packed, PaddedWindow(shape), padded_input, zero_row, clamp, output, pool);
     return;
   }
   const FConvShape& s = shape;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "kernels/optimized/gemm_tasks.h"
+#include "kernels/optimized/pad_image.h"
 #include "kernels/threads/thread_pool.h"
 
 namespace octet::optimized {
@@ -502,9 +503,29 @@ size_t QGemmZeroRowBytes(const QGemmPacked& packed) {
   return element * (RoundUp(static_cast<size_t>(std::max(packed.exec_kc, packed.kc)), 16) + 16);
 }
 
+size_t QGemmConvPaddedInputBytes(const QGemmPacked& packed, const QConvShape& s) {
+  if (packed.kernel->wide_input || s.batches <= 0 || s.out_h <= 0 || s.out_w <= 0) return 0;
+  const int64_t pixels = static_cast<int64_t>(s.out_h) * s.out_w;
+  const int64_t border = BorderPixels(s);
+  if (border == 0) return 0;
+  // Border pixels gather their filter rows under row taps and im2col; with one tap per
+  // filter position only a quarter or more of border pixels pays for the copy.
+  if (packed.layout == QGemmLayout::kTaps && border * 4 < pixels) return 0;
+  return PaddedImageElements(s);
+}
+
 void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint8_t* input,
                   size_t input_bytes, const uint8_t* zero_row, uint8_t* bytes, ThreadPool* pool,
-                  int32_t* raw_output) {
+                  int32_t* raw_output, uint8_t* padded_input) {
+  if (padded_input != nullptr) {
+    const size_t padded_bytes = QGemmConvPaddedInputBytes(packed, shape);
+    if (padded_bytes > 0) {
+      PadImage(shape, input, zero_row[0], padded_input, pool);
+      RunQGemmConv(packed, PaddedWindow(shape), padded_input, padded_bytes, zero_row, bytes, pool,
+                   raw_output);
+      return;
+    }
+  }
   const Output output{bytes, raw_output};
   // A wide-input kernel gets an int16 image: every address below is in bytes, so the pixel
   // size doubles and so does a padded tap.

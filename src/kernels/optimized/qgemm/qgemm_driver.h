@@ -40,13 +40,21 @@ bool QGemmConvTakesWideInput(const QGemmKernel& kernel, const QGemmWeightsDesc& 
 // kernel's image.
 void WidenToInt16(const uint8_t* in, size_t n, bool is_signed, int16_t* out);
 
+// Bytes of the zero-point-bordered copy of the input that RunQGemmConv may use, or 0 when
+// copying would not pay (or the kernel reads a widened image): with the copy every pixel runs
+// as an interior one, without the border rows' gathers and per-row tables.
+size_t QGemmConvPaddedInputBytes(const QGemmPacked& packed, const QConvShape& shape);
+
 // output[b, oy, ox, :] for every output pixel. `input` holds `input_bytes` bytes; the kernels
 // read whole channel groups where those stay inside it. For a wide-input kernel, `input` is
 // the widened image (2 bytes per value) and the zero row holds the widened zero point.
 // With `raw_output`, the int32 sums are written there instead and `output` is unused.
+// With `padded_input` (QGemmConvPaddedInputBytes bytes, when that is not 0) the input is
+// first copied into it inside a border of the zero point (zero_row[0]): the same bytes reach
+// the same products, so the same results.
 void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint8_t* input,
                   size_t input_bytes, const uint8_t* zero_row, uint8_t* output, ThreadPool* pool,
-                  int32_t* raw_output = nullptr);
+                  int32_t* raw_output = nullptr, uint8_t* padded_input = nullptr);
 
 // output[r, :] = GEMM of input row r (kc bytes at input + r * row_stride) for r in [0, rows).
 void RunQGemmRows(const QGemmPacked& packed, int rows, const uint8_t* input, size_t row_stride,
