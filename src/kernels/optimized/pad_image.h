@@ -21,13 +21,15 @@ int64_t BorderPixels(const Window2D& s);
 // Elements of the padded copy of all images (PaddedWindow(s)).
 size_t PaddedImageElements(const Window2D& s);
 
-// Copies the input rows and columns the windows read into `padded` (PaddedWindow(s) per
-// image), `fill` elsewhere; rewritten whole on every call (the buffer is an arena temporary).
-// The rows are split across the pool in order, as the GEMM's row tasks are, so that each
-// thread mostly reads back rows it wrote (one thread writing the whole copy made two threads
-// 5% slower on ResNet8 float: the other core read its half from this one's cache).
-template <typename T>
-void PadImage(const Window2D& s, const T* input, T fill, T* padded, ThreadPool* pool) {
+// Writes the padded copy (PaddedWindow(s) per image) into `padded`: `fill` outside the image,
+// and copy_row(at, n, out) for each row's n image elements starting at element `at` of the
+// input (the caller's copy may convert, e.g. widen). Rewritten whole on every call: the
+// buffer is an arena temporary. The rows are split across the pool in order, as the GEMM's
+// row tasks are, so that each thread mostly reads back rows it wrote (one thread writing the
+// whole copy made two threads 5% slower on ResNet8 float: the other core read its half from
+// this one's cache).
+template <typename T, typename CopyRow>
+void PadImageWith(const Window2D& s, T fill, T* padded, ThreadPool* pool, const CopyRow& copy_row) {
   const Window2D p = PaddedWindow(s);
   const size_t c = static_cast<size_t>(s.in_c);
   const int columns = std::max(0, std::min(s.in_w, p.in_w - s.pad_w));  // copied per row
@@ -45,12 +47,20 @@ void PadImage(const Window2D& s, const T* input, T fill, T* padded, ThreadPool* 
         std::fill(out, out + row, fill);
         continue;
       }
-      const T* in = input + (b * static_cast<size_t>(s.in_h) + static_cast<size_t>(iy)) *
-                                static_cast<size_t>(s.in_w) * c;
       std::fill(out, out + left, fill);
-      std::copy(in, in + copied, out + left);
+      copy_row((b * static_cast<size_t>(s.in_h) + static_cast<size_t>(iy)) *
+                   static_cast<size_t>(s.in_w) * c,
+               copied, out + left);
       std::fill(out + left + copied, out + row, fill);
     }
+  });
+}
+
+// PadImageWith copying the input's elements as they are.
+template <typename T>
+void PadImage(const Window2D& s, const T* input, T fill, T* padded, ThreadPool* pool) {
+  PadImageWith(s, fill, padded, pool, [input](size_t at, size_t n, T* out) {
+    std::copy(input + at, input + at + n, out);
   });
 }
 

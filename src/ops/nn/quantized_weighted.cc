@@ -265,8 +265,9 @@ TfLiteStatus PrepareQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, 
           q->depthwise_as_conv = g.op == WeightedOp::kDepthwise;
         }
         if (q->optimized && kernel->wide_input) {
-          // The input widened to int16 once per invoke, plus the slack a padded tap may read.
-          const int64_t elements = static_cast<int64_t>(tflite::NumElements(t.input)) + 64;
+          // The input widened to int16 once per invoke (padded when that pays).
+          const auto elements =
+              static_cast<int64_t>(optimized::QGemmConvWideInputElements(q->gemm, ConvShapeOf(g)));
           TF_LITE_ENSURE_OK(context, scratch->Prepare(context, node, {{kTfLiteInt16, elements}}));
           q->scratch = scratch;
         } else if (q->optimized && scratch != nullptr) {
@@ -302,9 +303,13 @@ void EvalQuantizedWeighted(TfLiteContext* context, TfLiteNode* node, const Quant
     case WeightedOp::kConv:
       if (q.gemm.kernel->wide_input) {
         int16_t* wide = q.scratch->Data<int16_t>(context, 0);
-        optimized::WidenToInt16(input, t.input->bytes, t.input->type == kTfLiteInt8, wide);
-        optimized::RunQGemmConv(q.gemm, ConvShapeOf(g), reinterpret_cast<const uint8_t*>(wide),
-                                2 * t.input->bytes, q.zero_row, output, pool);
+        const optimized::QConvShape shape =
+            optimized::WidenConvInput(q.gemm, ConvShapeOf(g), input, t.input->type == kTfLiteInt8,
+                                      -q.quant.params.input_offset, wide, pool);
+        const size_t wide_bytes = 2 * static_cast<size_t>(shape.batches) * shape.in_h * shape.in_w *
+                                  static_cast<size_t>(shape.in_c);
+        optimized::RunQGemmConv(q.gemm, shape, reinterpret_cast<const uint8_t*>(wide), wide_bytes,
+                                q.zero_row, output, pool);
         break;
       }
       optimized::RunQGemmConv(q.gemm, ConvShapeOf(g), input, t.input->bytes, q.zero_row, output,

@@ -153,6 +153,21 @@ bool CheckConv(const ConvCase& c, const QGemmKernel& kernel, std::mt19937& rng) 
     RunQGemmConv(packed, s, image.data(), image.size(), zero_row.data(), got.data(), &pool);
     EXPECT_EQ(got, want) << kernel.name << " threads " << threads << ": " << c.Describe();
     if (got != want) return true;
+    if (kernel.wide_input) {
+      // The op's way: WidenConvInput widens the bytes (inside a border of the zero point
+      // where that pays) into a buffer holding anything before.
+      std::vector<int16_t> wide(QGemmConvWideInputElements(packed, s), 0x5A5A);
+      const QConvShape run =
+          WidenConvInput(packed, s, input.data(), c.input_signed, q.input_zp, wide.data(), &pool);
+      const size_t wide_bytes = 2 * static_cast<size_t>(run.batches) * run.in_h * run.in_w *
+                                static_cast<size_t>(run.in_c);
+      std::vector<uint8_t> via_wide(want.size(), 0xEE);
+      RunQGemmConv(packed, run, reinterpret_cast<const uint8_t*>(wide.data()), wide_bytes,
+                   zero_row.data(), via_wide.data(), &pool);
+      EXPECT_EQ(via_wide, want) << kernel.name << " threads " << threads
+                                << " widened by WidenConvInput: " << c.Describe();
+      if (via_wide != want) return true;
+    }
     // Through a zero-point-bordered copy where the driver would use one, whatever the buffer
     // held before (it is an arena temporary).
     const size_t padded_bytes = QGemmConvPaddedInputBytes(packed, s);

@@ -503,15 +503,46 @@ size_t QGemmZeroRowBytes(const QGemmPacked& packed) {
   return element * (RoundUp(static_cast<size_t>(std::max(packed.exec_kc, packed.kc)), 16) + 16);
 }
 
-size_t QGemmConvPaddedInputBytes(const QGemmPacked& packed, const QConvShape& s) {
-  if (packed.kernel->wide_input || s.batches <= 0 || s.out_h <= 0 || s.out_w <= 0) return 0;
+namespace {
+
+// Whether the padded copy pays for this convolution (see QGemmConvPaddedInputBytes).
+bool PaddingPays(const QGemmPacked& packed, const QConvShape& s) {
+  if (s.batches <= 0 || s.out_h <= 0 || s.out_w <= 0) return false;
   const int64_t pixels = static_cast<int64_t>(s.out_h) * s.out_w;
   const int64_t border = BorderPixels(s);
-  if (border == 0) return 0;
+  if (border == 0) return false;
   // Border pixels gather their filter rows under row taps and im2col; with one tap per
   // filter position only a quarter or more of border pixels pays for the copy.
-  if (packed.layout == QGemmLayout::kTaps && border * 4 < pixels) return 0;
+  return packed.layout != QGemmLayout::kTaps || border * 4 >= pixels;
+}
+
+// Slack after a wide image: a padded tap's whole channel groups may read past its end.
+constexpr size_t kWideSlack = 64;
+
+}  // namespace
+
+size_t QGemmConvPaddedInputBytes(const QGemmPacked& packed, const QConvShape& s) {
+  if (packed.kernel->wide_input || !PaddingPays(packed, s)) return 0;
   return PaddedImageElements(s);
+}
+
+size_t QGemmConvWideInputElements(const QGemmPacked& packed, const QConvShape& s) {
+  const size_t image = PaddingPays(packed, s) ? PaddedImageElements(s)
+                                              : static_cast<size_t>(s.batches) * s.in_h * s.in_w *
+                                                    static_cast<size_t>(s.in_c);
+  return image + kWideSlack;
+}
+
+QConvShape WidenConvInput(const QGemmPacked& packed, const QConvShape& s, const uint8_t* input,
+                          bool is_signed, int32_t zero_point, int16_t* wide, ThreadPool* pool) {
+  if (!PaddingPays(packed, s)) {
+    WidenToInt16(input, static_cast<size_t>(s.batches) * s.in_h * s.in_w * s.in_c, is_signed, wide);
+    return s;
+  }
+  PadImageWith(
+      s, static_cast<int16_t>(zero_point), wide, pool,
+      [&](size_t at, size_t n, int16_t* out) { WidenToInt16(input + at, n, is_signed, out); });
+  return PaddedWindow(s);
 }
 
 void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint8_t* input,

@@ -40,6 +40,15 @@ bool QGemmConvTakesWideInput(const QGemmKernel& kernel, const QGemmWeightsDesc& 
 // kernel's image.
 void WidenToInt16(const uint8_t* in, size_t n, bool is_signed, int16_t* out);
 
+// A wide-input kernel's convolution image: int16 elements WidenConvInput writes (the input
+// widened, inside a border of the zero point when the padded copy pays, as for the byte
+// kernels), plus slack for a padded tap's read.
+size_t QGemmConvWideInputElements(const QGemmPacked& packed, const QConvShape& shape);
+// Widens `input` into `wide` (QGemmConvWideInputElements elements) and returns the shape to
+// run RunQGemmConv with on it: `shape`, or its padded window.
+QConvShape WidenConvInput(const QGemmPacked& packed, const QConvShape& shape, const uint8_t* input,
+                          bool is_signed, int32_t zero_point, int16_t* wide, ThreadPool* pool);
+
 // Bytes of the zero-point-bordered copy of the input that RunQGemmConv may use, or 0 when
 // copying would not pay (or the kernel reads a widened image): with the copy every pixel runs
 // as an interior one, without the border rows' gathers and per-row tables.
