@@ -23,6 +23,13 @@ struct FGemmTile {
   // row): interior pixels, whose taps all sit at the same offsets from their first one, so
   // the driver writes a pointer per row rather than one per tap and row.
   const ptrdiff_t* tap_offsets = nullptr;
+  // Uniform rows (a0 set, with tap_offsets): row m starts at a0 + m * a_row_step and its
+  // output at c0 + m * c_row_step, and `a` and `c` are unused. Interior tiles whose pixels
+  // are consecutive in one output row: the driver then writes no per-row pointers at all.
+  const float* a0 = nullptr;
+  size_t a_row_step = 0;
+  float* c0 = nullptr;
+  size_t c_row_step = 0;
   const float* w = nullptr;  // the tile's first panel
   size_t panel_floats = 0;
   // Row m of the tile's output at c[m] (its first column): rows need not be evenly spaced

@@ -114,6 +114,11 @@ void NextBorder(const PixelSplit& split, Pixel* p) {
 struct TileShape {
   int rows, ks, kc;
   const ptrdiff_t* tap_offsets = nullptr;
+  // Uniform rows (see FGemmTile::a0): no table and no per-row outputs were written.
+  const float* a0 = nullptr;
+  size_t a_row_step = 0;
+  float* c0 = nullptr;  // column 0
+  size_t c_row_step = 0;
 };
 
 // One kernel call: the tile's rows (table: tap-major, kernel.mr rows per tap; outputs already
@@ -129,6 +134,10 @@ void RunTile(const FGemmPacked& packed, const TileShape& shape, const float* con
   t.a = table;
   t.a_stride = k.mr;
   t.tap_offsets = shape.tap_offsets;
+  t.a0 = shape.a0;
+  t.a_row_step = shape.a_row_step;
+  t.c0 = shape.c0 != nullptr ? shape.c0 + col0 : nullptr;
+  t.c_row_step = shape.c_row_step;
   t.w = packed.panels + static_cast<size_t>(col0 / k.nr) * packed.panel_floats;
   t.panel_floats = packed.panel_floats;
   t.c = outputs;
@@ -165,7 +174,9 @@ void Run(const FGemmPacked& packed, int rows, FloatClamp clamp, ThreadPool* pool
       if (shape.rows <= 0) continue;
       for (int block = range.block_begin; block < range.block_end; ++block) {
         const int col0 = block * block_columns;
-        for (int i = 0; i < shape.rows; ++i) tile_output[i] = row_output[i] + col0;
+        if (shape.c0 == nullptr) {
+          for (int i = 0; i < shape.rows; ++i) tile_output[i] = row_output[i] + col0;
+        }
         RunTile(packed, shape, table, tile_output, col0, clamp, dense && rows == 1);
       }
     }
@@ -233,6 +244,15 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const floa
           float* out = output + PixelIndex(s, p) * n;
           int ox = p.ox;
           const int ox_end = split.ox_hi;
+          TileShape shape = interior_shape;
+          shape.rows = count;
+          if (ox + count <= ox_end) {  // one output row: rows a fixed step apart
+            shape.a0 = origin;
+            shape.a_row_step = in_step;
+            shape.c0 = out;
+            shape.c_row_step = out_step;
+            return shape;
+          }
           for (int i = 0; i < count; ++i) {
             table[i] = origin;
             row_output[i] = out;
@@ -247,8 +267,6 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const floa
               out = output + PixelIndex(s, p) * n;
             }
           }
-          TileShape shape = interior_shape;
-          shape.rows = count;
           return shape;
         }
         // Locals again (the table's stores could alias captured pointers), one multiply per

@@ -10,7 +10,12 @@ namespace {
 
 // Tap s of row m: from the table, or the row's pointer plus the tap's offset.
 static inline const float* TapRow(const FGemmTile& t, int s, int m) {
+  if (t.a0 != nullptr) return t.a0 + m * t.a_row_step + t.tap_offsets[s];
   return t.tap_offsets != nullptr ? t.a[m] + t.tap_offsets[s] : t.a[s * t.a_stride + m];
+}
+// Row m's output.
+static inline float* OutRow(const FGemmTile& t, int m) {
+  return t.c0 != nullptr ? t.c0 + m * t.c_row_step : t.c[m];
 }
 
 constexpr int kMr = 4;
@@ -35,7 +40,7 @@ void Kernel(const FGemmTile& t) {
   }
   const int columns = std::min(t.nc, kNr);
   for (int m = 0; m < MR; ++m) {
-    float* c = t.c[m];
+    float* c = OutRow(t, m);
     for (int j = 0; j < columns; ++j) c[j] = std::min(std::max(acc[m][j], t.act_min), t.act_max);
   }
 }

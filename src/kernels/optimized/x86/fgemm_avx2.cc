@@ -12,7 +12,12 @@ namespace {
 
 // Tap s of row m: from the table, or the row's pointer plus the tap's offset.
 static inline const float* TapRow(const FGemmTile& t, int s, int m) {
+  if (t.a0 != nullptr) return t.a0 + m * t.a_row_step + t.tap_offsets[s];
   return t.tap_offsets != nullptr ? t.a[m] + t.tap_offsets[s] : t.a[s * t.a_stride + m];
+}
+// Row m's output.
+static inline float* OutRow(const FGemmTile& t, int m) {
+  return t.c0 != nullptr ? t.c0 + m * t.c_row_step : t.c[m];
 }
 
 constexpr int kMr = 6;
@@ -65,7 +70,7 @@ void Kernel(const FGemmTile& t) {
       // Bound first: min/max return their second operand when one is NaN, so a NaN sum
       // stays NaN as in the reference.
       const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[m][p]));
-      float* c = t.c[m] + p * kNr;
+      float* c = OutRow(t, m) + p * kNr;
       if (columns >= kNr) {
         _mm256_storeu_ps(c, y);
       } else {
@@ -120,7 +125,7 @@ void OneRow(const FGemmTile& t) {
         _mm256_add_ps(_mm256_add_ps(acc[0][p], acc[1][p]), _mm256_add_ps(acc[2][p], acc[3][p]));
     const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, sum));
     const int columns = t.nc - p * kNr;
-    float* c = t.c[0] + p * kNr;
+    float* c = OutRow(t, 0) + p * kNr;
     if (columns >= kNr) {
       _mm256_storeu_ps(c, y);
     } else {

@@ -12,7 +12,12 @@ namespace {
 
 // Tap s of row m: from the table, or the row's pointer plus the tap's offset.
 static inline const float* TapRow(const FGemmTile& t, int s, int m) {
+  if (t.a0 != nullptr) return t.a0 + m * t.a_row_step + t.tap_offsets[s];
   return t.tap_offsets != nullptr ? t.a[m] + t.tap_offsets[s] : t.a[s * t.a_stride + m];
+}
+// Row m's output.
+static inline float* OutRow(const FGemmTile& t, int m) {
+  return t.c0 != nullptr ? t.c0 + m * t.c_row_step : t.c[m];
 }
 
 constexpr int kNr = 16;
@@ -66,7 +71,7 @@ void Kernel(const FGemmTile& t) {
       // Bound first: min/max return their second operand when one is NaN, so a NaN sum stays
       // NaN as in the reference. (maskz forms: GCC 12's plain ones warn about their source.)
       const __m512 y = _mm512_maskz_min_ps(0xFFFF, hi, _mm512_maskz_max_ps(0xFFFF, lo, acc[m][p]));
-      StoreColumns(t.c[m] + p * kNr, columns, y);
+      StoreColumns(OutRow(t, m) + p * kNr, columns, y);
     }
   }
 }
@@ -125,7 +130,7 @@ void OneRow(const FGemmTile& t) {
     const __m512 sum =
         _mm512_add_ps(_mm512_add_ps(acc[0][p], acc[1][p]), _mm512_add_ps(acc[2][p], acc[3][p]));
     const __m512 y = _mm512_maskz_min_ps(0xFFFF, hi, _mm512_maskz_max_ps(0xFFFF, lo, sum));
-    StoreColumns(t.c[0] + p * kNr, columns, y);
+    StoreColumns(OutRow(t, 0) + p * kNr, columns, y);
   }
 }
 
@@ -136,8 +141,16 @@ void Passes(const FGemmTile& t) {
   if constexpr (MR > kRowsPerPass) {
     FGemmTile rest = t;
     rest.mr = t.mr - kRowsPerPass;
-    rest.a = t.a + kRowsPerPass;
-    rest.c = t.c + kRowsPerPass;
+    if (t.a0 != nullptr) {
+      rest.a0 = t.a0 + kRowsPerPass * t.a_row_step;
+    } else {
+      rest.a = t.a + kRowsPerPass;
+    }
+    if (t.c0 != nullptr) {
+      rest.c0 = t.c0 + kRowsPerPass * t.c_row_step;
+    } else {
+      rest.c = t.c + kRowsPerPass;
+    }
     Kernel<kRowsPerPass, NP>(t);
     Kernel<MR - kRowsPerPass, NP>(rest);
   } else {
