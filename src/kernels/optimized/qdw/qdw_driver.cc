@@ -26,16 +26,29 @@ bool QDepthwiseRowKernelApplies(const QDwShape& s, bool input_signed) {
 
 namespace {
 
+// Splits the output rows (batches x out_h) into tasks over the pool: task(row_begin, row_end).
+template <typename Task>
+void SplitRows(int rows, ThreadPool* pool, const Task& task) {
+  const int threads = pool ? pool->threads() : 1;
+  const int tasks = static_cast<int>(SuggestedTaskCount(static_cast<size_t>(rows), threads));
+  const int rows_per_task = (rows + tasks - 1) / tasks;
+  auto one = [&](size_t index) {
+    const int row_begin = static_cast<int>(index) * rows_per_task;
+    task(row_begin, std::min(rows, row_begin + rows_per_task));
+  };
+  if (pool) {
+    pool->ParallelFor(static_cast<size_t>(tasks), one);
+  } else {
+    for (int i = 0; i < tasks; ++i) one(static_cast<size_t>(i));
+  }
+}
+
 // A row kernel: each output row is one call given its three input rows.
 void RunRows3x3(const QDwPacked& packed, const QDwShape& s, const uint8_t* input,
                 const uint8_t* zero_row, uint8_t* output, ThreadPool* pool) {
   const int channels = s.in_c * s.depth_multiplier;
   const size_t pixel_bytes = static_cast<size_t>(channels);
-  const int rows = s.batches * s.out_h;
-  const int threads = pool ? pool->threads() : 1;
-  const int tasks = static_cast<int>(SuggestedTaskCount(static_cast<size_t>(rows), threads));
-  const int rows_per_task = (rows + tasks - 1) / tasks;
-  auto task = [&](size_t index) {
+  SplitRows(s.batches * s.out_h, pool, [&](int row_begin, int row_end) {
     QDwRow3x3 r;
     r.in_w = s.in_w;
     r.out_w = s.out_w;
@@ -45,8 +58,6 @@ void RunRows3x3(const QDwPacked& packed, const QDwShape& s, const uint8_t* input
     r.input_zero_point = zero_row[0];
     r.w = packed.weights;
     r.rq = packed.rq;
-    const int row_begin = static_cast<int>(index) * rows_per_task;
-    const int row_end = std::min(rows, row_begin + rows_per_task);
     for (int row = row_begin; row < row_end; ++row) {
       const int b = row / s.out_h;
       const int oy = row % s.out_h;
@@ -60,12 +71,7 @@ void RunRows3x3(const QDwPacked& packed, const QDwShape& s, const uint8_t* input
       r.c = output + static_cast<size_t>(row) * s.out_w * pixel_bytes;
       packed.kernel->run_row3x3(r);
     }
-  };
-  if (pool) {
-    pool->ParallelFor(static_cast<size_t>(tasks), task);
-  } else {
-    for (int i = 0; i < tasks; ++i) task(static_cast<size_t>(i));
-  }
+  });
 }
 
 }  // namespace
@@ -106,9 +112,6 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
   }
   const int chunk = std::max(1, kMaxTablePointers / ks);
   const int rows = s.batches * s.out_h;
-  const int threads = pool ? pool->threads() : 1;
-  const int tasks = static_cast<int>(SuggestedTaskCount(static_cast<size_t>(rows), threads));
-  const int rows_per_task = (rows + tasks - 1) / tasks;
 
   // Where the outputs from element `at` on go: requantized bytes, or the raw sums.
   auto set_output = [&](QDwTile* t, size_t at) {
@@ -149,7 +152,7 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
   // share one call (a 5-pixel row has one on each side; alone, each call set up every channel
   // block's constants for a single pixel).
   const bool gather_edges = raw_output == nullptr && packed.kernel->pixel_outputs;
-  auto task = [&](size_t index) {
+  SplitRows(rows, pool, [&](int row_begin, int row_end) {
     const uint8_t* table[kMaxTablePointers];
     uint8_t* edge_outputs[kMaxTablePointers];
     int pending = 0;  // edge pixels in the table
@@ -181,8 +184,6 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
         edge_outputs[pending++] = output + out_row + ox * pixel_bytes;
       }
     };
-    const int row_begin = static_cast<int>(index) * rows_per_task;
-    const int row_end = std::min(rows, row_begin + rows_per_task);
     for (int row = row_begin; row < row_end; ++row) {
       const int b = row / s.out_h;
       const int oy = row % s.out_h;
@@ -213,12 +214,7 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
       edges(image, oy, std::max(begin, end), s.out_w, out_row);
     }
     flush();
-  };
-  if (pool) {
-    pool->ParallelFor(static_cast<size_t>(tasks), task);
-  } else {
-    for (int i = 0; i < tasks; ++i) task(static_cast<size_t>(i));
-  }
+  });
 }
 
 }  // namespace octet::optimized
