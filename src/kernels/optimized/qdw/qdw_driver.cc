@@ -21,7 +21,7 @@ bool QDepthwiseSupportsTaps(int taps) { return taps >= 1 && taps <= kMaxTablePoi
 
 bool QDepthwiseRowKernelApplies(const QDwShape& s, bool input_signed) {
   return input_signed && s.kernel_h == 3 && s.kernel_w == 3 && s.dilation_h == 1 &&
-         s.dilation_w == 1 && (s.stride_w == 1 || s.stride_w == 2) && s.stride_h >= 1;
+         s.dilation_w == 1 && (s.stride_w == 1 || s.stride_w == 2);
 }
 
 namespace {

@@ -34,7 +34,8 @@ bool QDepthwiseRowKernelApplies(const QDwShape& shape, bool input_signed);
 // `zero_row` holds in_c * depth_multiplier bytes of the input zero point; `scratch` holds
 // QDepthwiseScratchBytes(shape) bytes (may be null when that is 0).
 // With `raw_output`, the int32 sums (bias included) are written there instead, one per output
-// element in NHWC order, and `output` is unused.
+// element in NHWC order, and `output` is unused; row kernels (QDwKernel::run_row3x3) have no
+// such mode and are never packed for it (the hybrid op picks its kernel by QDwKernelForLayer).
 void RunQDepthwise(const QDwPacked& packed, const QDwShape& shape, const uint8_t* input,
                    const uint8_t* zero_row, uint8_t* scratch, uint8_t* output, ThreadPool* pool,
                    int32_t* raw_output = nullptr);
