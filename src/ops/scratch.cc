@@ -18,8 +18,11 @@ TfLiteStatus NodeScratch::Prepare(TfLiteContext* context, TfLiteNode* node,
                        static_cast<int>(sizes.size()), count_);
     return kTfLiteError;
   }
+  // The new list first: if it cannot be allocated, the node keeps its old one (freeing that
+  // first left a dangling pointer behind the exception, freed again with the node).
+  TfLiteIntArray* temporaries = OrThrow(TfLiteIntArrayCreate(static_cast<int>(sizes.size())));
   TfLiteIntArrayFree(node->temporaries);
-  node->temporaries = OrThrow(TfLiteIntArrayCreate(static_cast<int>(sizes.size())));
+  node->temporaries = temporaries;
   int k = 0;
   for (const Size& s : sizes) {
     if (s.elements < 0 || s.elements > std::numeric_limits<int>::max()) {
