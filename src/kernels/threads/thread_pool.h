@@ -77,4 +77,25 @@ void ParallelForChunks(ThreadPool* pool, size_t n, size_t min_chunk, Fn&& fn) {
 // balance (a few per thread) without tiles so small that overhead dominates.
 size_t SuggestedTaskCount(size_t work_items, int threads);
 
+// Calls fn(begin, end) over [0, n) split into SuggestedTaskCount(n, threads) contiguous
+// ranges, in order (the depthwise drivers' output rows). `pool` may be null: the ranges
+// run in order on the calling thread.
+template <typename Fn>
+void ParallelForRanges(ThreadPool* pool, int n, Fn&& fn) {
+  const int threads = pool ? pool->threads() : 1;
+  const int tasks = static_cast<int>(SuggestedTaskCount(static_cast<size_t>(n), threads));
+  if (tasks <= 0) return;
+  const int per_task = (n + tasks - 1) / tasks;
+  auto one = [&](size_t index) {
+    const int begin = static_cast<int>(index) * per_task;
+    const int end = begin + per_task < n ? begin + per_task : n;
+    if (begin < end) fn(begin, end);
+  };
+  if (pool) {
+    pool->ParallelFor(static_cast<size_t>(tasks), one);
+  } else {
+    for (int i = 0; i < tasks; ++i) one(static_cast<size_t>(i));
+  }
+}
+
 }  // namespace octet

@@ -51,17 +51,6 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
   const int rows = s.batches * s.out_h;
   if (rows <= 0 || s.out_w <= 0 || packed.channels <= 0) return;
   const size_t channels = static_cast<size_t>(packed.channels);
-  const int threads = pool ? pool->threads() : 1;
-  const int tasks = static_cast<int>(SuggestedTaskCount(static_cast<size_t>(rows), threads));
-  const int rows_per_task = (rows + tasks - 1) / tasks;
-  // Tasks on the pool, or in order on this thread.
-  auto run_tasks = [&](auto&& task) {
-    if (pool) {
-      pool->ParallelFor(static_cast<size_t>(tasks), task);
-    } else {
-      for (int i = 0; i < tasks; ++i) task(static_cast<size_t>(i));
-    }
-  };
   // 3x3, stride 1, undilated: whole rows to the kernel, which skips the padding itself.
   const bool by_rows = packed.kernel->run_row3x3 != nullptr && packed.ks == 9 && s.kernel_h == 3 &&
                        s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 && s.dilation_h == 1 &&
@@ -70,9 +59,8 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
   int columns_begin, columns_end;
   InteriorRange(s.in_w, s.out_w, s.kernel_w, s.stride_w, s.dilation_w, s.pad_w, &columns_begin,
                 &columns_end);
-  auto row_task = [&](size_t index) {
-    const int row_end = std::min(rows, (static_cast<int>(index) + 1) * rows_per_task);
-    for (int row = static_cast<int>(index) * rows_per_task; row < row_end; ++row) {
+  auto row_task = [&](int row_begin, int row_end) {
+    for (int row = row_begin; row < row_end; ++row) {
       const int b = row / s.out_h;
       const int iy0 = row % s.out_h - s.pad_h;
       const float* image = input + static_cast<size_t>(b) * s.in_h * s.in_w * channels;
@@ -96,7 +84,7 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
     }
   };
   if (by_rows) {
-    run_tasks(row_task);
+    ParallelForRanges(pool, rows, row_task);
     return;
   }
   // Tap offsets from a pixel's top-left tap, for the interior runs.
@@ -108,7 +96,7 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
                      static_cast<ptrdiff_t>(channels);
     }
   }
-  auto task = [&](size_t index) {
+  auto task = [&](int row_begin, int row_end) {
     const float* table[kPixelsPerCall * kMaxTaps];
     float* outputs[kPixelsPerCall];
     int pending = 0;  // pixels in the table
@@ -126,8 +114,7 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
       packed.kernel->run(t);
       pending = 0;
     };
-    const int row_end = std::min(rows, (static_cast<int>(index) + 1) * rows_per_task);
-    for (int row = static_cast<int>(index) * rows_per_task; row < row_end; ++row) {
+    for (int row = row_begin; row < row_end; ++row) {
       const int b = row / s.out_h;
       const int oy = row % s.out_h;
       const float* image = input + static_cast<size_t>(b) * s.in_h * s.in_w * channels;
@@ -181,7 +168,7 @@ void RunFDepthwise(const FDwPacked& packed, const Window2D& s, const float* inpu
     }
     flush();
   };
-  run_tasks(task);
+  ParallelForRanges(pool, rows, task);
 }
 
 }  // namespace octet::optimized

@@ -26,29 +26,12 @@ bool QDepthwiseRowKernelApplies(const QDwShape& s, bool input_signed) {
 
 namespace {
 
-// Splits the output rows (batches x out_h) into tasks over the pool: task(row_begin, row_end).
-template <typename Task>
-void SplitRows(int rows, ThreadPool* pool, const Task& task) {
-  const int threads = pool ? pool->threads() : 1;
-  const int tasks = static_cast<int>(SuggestedTaskCount(static_cast<size_t>(rows), threads));
-  const int rows_per_task = (rows + tasks - 1) / tasks;
-  auto one = [&](size_t index) {
-    const int row_begin = static_cast<int>(index) * rows_per_task;
-    task(row_begin, std::min(rows, row_begin + rows_per_task));
-  };
-  if (pool) {
-    pool->ParallelFor(static_cast<size_t>(tasks), one);
-  } else {
-    for (int i = 0; i < tasks; ++i) one(static_cast<size_t>(i));
-  }
-}
-
 // A row kernel: each output row is one call given its three input rows.
 void RunRows3x3(const QDwPacked& packed, const QDwShape& s, const uint8_t* input,
                 const uint8_t* zero_row, uint8_t* output, ThreadPool* pool) {
   const int channels = s.in_c * s.depth_multiplier;
   const size_t pixel_bytes = static_cast<size_t>(channels);
-  SplitRows(s.batches * s.out_h, pool, [&](int row_begin, int row_end) {
+  ParallelForRanges(pool, s.batches * s.out_h, [&](int row_begin, int row_end) {
     QDwRow3x3 r;
     r.in_w = s.in_w;
     r.out_w = s.out_w;
@@ -152,7 +135,7 @@ void RunQDepthwise(const QDwPacked& packed, const QDwShape& s, const uint8_t* in
   // share one call (a 5-pixel row has one on each side; alone, each call set up every channel
   // block's constants for a single pixel).
   const bool gather_edges = raw_output == nullptr && packed.kernel->pixel_outputs;
-  SplitRows(rows, pool, [&](int row_begin, int row_end) {
+  ParallelForRanges(pool, rows, [&](int row_begin, int row_end) {
     const uint8_t* table[kMaxTablePointers];
     uint8_t* edge_outputs[kMaxTablePointers];
     int pending = 0;  // edge pixels in the table
