@@ -39,4 +39,12 @@ size_t PaddedImageElements(const Window2D& s) {
          static_cast<size_t>(p.in_w) * static_cast<size_t>(s.in_c);
 }
 
+bool PaddedCopyPays(const Window2D& s, bool border_gathers) {
+  if (s.batches <= 0 || s.out_h <= 0 || s.out_w <= 0) return false;
+  const int64_t pixels = static_cast<int64_t>(s.out_h) * s.out_w;
+  const int64_t border = BorderPixels(s);
+  if (border == 0) return false;
+  return border * 4 >= pixels || (border_gathers && border * 16 >= pixels);
+}
+
 }  // namespace octet::optimized

@@ -190,20 +190,14 @@ bool FGemmDriverSupportsTaps(const FGemmKernel& kernel, int taps) {
 }
 
 size_t FConvPaddedInputFloats(const FGemmPacked& packed, const FConvShape& s) {
-  if (s.batches <= 0 || s.out_h <= 0 || s.out_w <= 0) return 0;
-  const int64_t pixels = static_cast<int64_t>(s.out_h) * s.out_w;
-  const int64_t border = BorderPixels(s);
-  if (border == 0) return 0;
-  // Border tiles lose the row taps: the copy pays from a sixteenth of border pixels there,
-  // from a quarter otherwise.
-  if (border * 4 < pixels && (!packed.row_taps || border * 16 < pixels)) return 0;
-  return PaddedImageElements(s);
+  // Border tiles lose the row taps.
+  return PaddedCopyPays(s, packed.row_taps) ? PaddedImageElements(s) : 0;
 }
 
 void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const float* input,
                   const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool,
                   float* padded_input) {
-  if (padded_input != nullptr && FConvPaddedInputFloats(packed, shape) > 0) {
+  if (padded_input != nullptr) {
     PadImage(shape, input, 0.f, padded_input, pool);
     RunFGemmConv(packed, PaddedWindow(shape), padded_input, zero_row, clamp, output, pool);
     return;

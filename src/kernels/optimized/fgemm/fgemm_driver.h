@@ -37,9 +37,9 @@ size_t FConvPaddedInputFloats(const FGemmPacked& packed, const FConvShape& shape
 // output[b, oy, ox, :] for every output pixel; `zero_row` holds packed.kc (in_c) zeros, the
 // padding tap. Pixels whose window lies inside the image run in tiles of their own (one add
 // per tap to fill, row taps where the packing chose them); the rest point padding at zero_row.
-// With `padded_input` (FConvPaddedInputFloats floats, when that is not 0) the input is
-// first copied into it inside a border of zeros, and every pixel runs as an interior one: the
-// same products and sums in the same order, so the same results.
+// With `padded_input` (FConvPaddedInputFloats floats; pass it only where that is not 0) the
+// input is first copied into it inside a border of zeros, and every pixel runs as an interior
+// one: the same products and sums in the same order, so the same results.
 void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const float* input,
                   const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool,
                   float* padded_input = nullptr);

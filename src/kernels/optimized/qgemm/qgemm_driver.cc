@@ -505,16 +505,10 @@ size_t QGemmZeroRowBytes(const QGemmPacked& packed) {
 
 namespace {
 
-// Whether the padded copy pays for this convolution (see QGemmConvPaddedInputBytes).
+// Whether the padded copy pays (QGemmConvPaddedInputBytes, QGemmConvWideInputElements):
+// border pixels gather their filter rows under row taps and im2col.
 bool PaddingPays(const QGemmPacked& packed, const QConvShape& s) {
-  if (s.batches <= 0 || s.out_h <= 0 || s.out_w <= 0) return false;
-  const int64_t pixels = static_cast<int64_t>(s.out_h) * s.out_w;
-  const int64_t border = BorderPixels(s);
-  if (border == 0) return false;
-  // Border pixels gather their filter rows under row taps and im2col, so there the copy pays
-  // from a sixteenth of border pixels (not for a 224x224 first layer's 2%: a 150 KB copy per
-  // invoke); with one tap per filter position from a quarter.
-  return border * 4 >= pixels || (packed.layout != QGemmLayout::kTaps && border * 16 >= pixels);
+  return PaddedCopyPays(s, packed.layout != QGemmLayout::kTaps);
 }
 
 // Slack after a wide image: a padded tap's whole channel groups may read past its end.
@@ -550,13 +544,10 @@ void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint
                   size_t input_bytes, const uint8_t* zero_row, uint8_t* bytes, ThreadPool* pool,
                   int32_t* raw_output, uint8_t* padded_input) {
   if (padded_input != nullptr) {
-    const size_t padded_bytes = QGemmConvPaddedInputBytes(packed, shape);
-    if (padded_bytes > 0) {
-      PadImage(shape, input, zero_row[0], padded_input, pool);
-      RunQGemmConv(packed, PaddedWindow(shape), padded_input, padded_bytes, zero_row, bytes, pool,
-                   raw_output);
-      return;
-    }
+    PadImage(shape, input, zero_row[0], padded_input, pool);
+    RunQGemmConv(packed, PaddedWindow(shape), padded_input, PaddedImageElements(shape), zero_row,
+                 bytes, pool, raw_output);
+    return;
   }
   const Output output{bytes, raw_output};
   // A wide-input kernel gets an int16 image: every address below is in bytes, so the pixel

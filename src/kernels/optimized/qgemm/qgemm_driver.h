@@ -58,9 +58,9 @@ size_t QGemmConvPaddedInputBytes(const QGemmPacked& packed, const QConvShape& sh
 // read whole channel groups where those stay inside it. For a wide-input kernel, `input` is
 // the widened image (2 bytes per value) and the zero row holds the widened zero point.
 // With `raw_output`, the int32 sums are written there instead and `output` is unused.
-// With `padded_input` (QGemmConvPaddedInputBytes bytes, when that is not 0) the input is
-// first copied into it inside a border of the zero point (zero_row[0]): the same bytes reach
-// the same products, so the same results.
+// With `padded_input` (QGemmConvPaddedInputBytes bytes; pass it only where that is not 0)
+// the input is first copied into it inside a border of the zero point (zero_row[0]): the
+// same bytes reach the same products, so the same results.
 void RunQGemmConv(const QGemmPacked& packed, const QConvShape& shape, const uint8_t* input,
                   size_t input_bytes, const uint8_t* zero_row, uint8_t* output, ThreadPool* pool,
                   int32_t* raw_output = nullptr, uint8_t* padded_input = nullptr);
