@@ -1,7 +1,6 @@
 #include "kernels/optimized/fgemm/fgemm_driver.h"
 
 #include <algorithm>
-#include <cstdint>
 
 #include "kernels/optimized/gemm_tasks.h"
 #include "kernels/optimized/pad_image.h"
