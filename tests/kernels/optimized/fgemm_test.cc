@@ -16,6 +16,7 @@
 #include "kernels/optimized/fgemm/fgemm_driver.h"
 #include "kernels/optimized/fgemm/fgemm_pack.h"
 #include "kernels/optimized/float_test_util.h"
+#include "kernels/optimized/pad_image.h"
 #include "kernels/optimized/quant_test_util.h"
 #include "kernels/threads/thread_pool.h"
 #include "util/kernel_paths.h"
@@ -120,8 +121,28 @@ void CheckConv(const ConvCase& c, const FGemmKernel& kernel, std::mt19937& rng) 
         got, want,
         std::string(kernel.name) + " threads " + std::to_string(threads) + ": " + c.Describe());
     if (::testing::Test::HasFatalFailure()) return;
-    // Through a zero-bordered copy where the driver would use one: the same bits (the same
-    // products and sums), whatever the buffer held before (it is an arena temporary).
+    // The same bits as the VALID convolution of the input zero-padded by hand (PAD + conv,
+    // which `octet fuse`'s fold-pad replaces by this one): clipped border windows, tables with
+    // padding taps and the driver's own padded copy all add the same nonzero products in the
+    // same order (a +0 product leaves a sum that started at +0 or nonzero unchanged).
+    if (want.empty()) continue;  // no output pixels: no padded window either
+    const FConvShape wide = PaddedWindow(s);
+    std::vector<float> zero_padded(PaddedImageElements(s), 0.f);
+    for (int b = 0; b < s.batches; ++b)
+      for (int iy = 0; iy < s.in_h && iy + s.pad_h < wide.in_h; ++iy)
+        for (int ix = 0; ix < s.in_w && ix + s.pad_w < wide.in_w; ++ix)
+          std::memcpy(
+              &zero_padded[((static_cast<size_t>(b) * wide.in_h + iy + s.pad_h) * wide.in_w + ix +
+                            s.pad_w) *
+                           s.in_c],
+              &input[((static_cast<size_t>(b) * s.in_h + iy) * s.in_w + ix) * s.in_c],
+              s.in_c * sizeof(float));
+    std::vector<float> via_pad(want.size(), std::nanf(""));
+    RunFGemmConv(packed, wide, zero_padded.data(), zero_row.data(), clamp, via_pad.data(), &pool);
+    ASSERT_EQ(0, std::memcmp(via_pad.data(), got.data(), got.size() * sizeof(float)))
+        << kernel.name << " threads " << threads << " explicit padding: " << c.Describe();
+    // Through the driver's zero-bordered copy where it would use one, whatever the buffer held
+    // before (it is an arena temporary).
     const size_t padded_floats = FConvPaddedInputFloats(packed, s);
     if (padded_floats == 0) continue;
     std::vector<float> padded(padded_floats, std::nanf(""));
@@ -182,18 +203,19 @@ TEST_P(FGemmPathTest, RandomConvolutionsWithinTheRoundingBound) {
   }
 }
 
-// Few channels with wide filters: row taps for the interior pixels, borders included.
-TEST_P(FGemmPathTest, FewChannelConvolutionsUseRowTaps) {
+// Wide filters over wide images: row taps, long runs of interior and clipped border pixels
+// (several kernel passes per call), corners in tables.
+TEST_P(FGemmPathTest, WideFilterConvolutionsUseRowTaps) {
   std::mt19937 rng(8);
   int row_taps = 0;
   for (int i = 0; i < 120; ++i) {
     SCOPED_TRACE(i);
     ConvCase c = RandomConv(rng);
     FConvShape& s = c.shape;
-    s.in_c = 1 + static_cast<int>(rng() % kFGemmMaxRowTapChannels);
+    s.in_c = 1 + static_cast<int>(rng() % 70);
     s.dilation_w = 1;
     s.kernel_w = 2 + static_cast<int>(rng() % 6);
-    s.in_w = 1 + static_cast<int>(rng() % 30);
+    s.in_w = 1 + static_cast<int>(rng() % 40);
     testing::Window(rng() % 2 == 0, s.in_w, s.kernel_w, s.stride_w, 1, &s.out_w, &s.pad_w);
     FGemmWeightsDesc d;
     d.ks = s.kernel_h * s.kernel_w;

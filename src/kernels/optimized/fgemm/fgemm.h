@@ -12,7 +12,9 @@
 namespace octet::optimized {
 
 struct FGemmTile {
-  int mr = 0;  // rows in this tile, 1..kernel mr
+  // Rows in this tile: 1..kernel mr, or with uniform rows (a0 set) any number (the kernel runs
+  // them in passes of its own; the driver hands over a whole output row in one call).
+  int mr = 0;
   int nc = 0;  // columns to write, 1..nr * max_panels
   int kc = 0;  // floats per tap
   int ks = 1;  // taps
@@ -31,6 +33,11 @@ struct FGemmTile {
   float* c0 = nullptr;
   size_t c_row_step = 0;
   const float* w = nullptr;  // the tile's first panel
+  // Clipped windows (a convolution's border pixels that skip the taps in the padding, as the
+  // reference does): the tile's first tap starts k_skip channels into the packed weights and
+  // each tap's channels lie kc_stride apart in them (0: kc, consecutive).
+  int k_skip = 0;
+  int kc_stride = 0;
   size_t panel_floats = 0;
   // Row m of the tile's output at c[m] (its first column): rows need not be evenly spaced
   // (a convolution's interior and border pixels run in separate tiles).

@@ -108,16 +108,72 @@ void NextBorder(const PixelSplit& split, Pixel* p) {
   }
 }
 
-// What a tile's fill decided: its rows (at most the kernel's mr), taps and floats per tap,
-// and whether the table holds one pointer per row plus these tap offsets (FGemmTile).
+// Border pixels of a row-tap convolution, ordered so that runs of them share one clipped
+// window (taps in the padding skipped, as the reference skips them): per image, the middle
+// of each row above the interior and below it (filter rows clipped; consecutive pixels),
+// each column left of the interior and right of it (filter columns clipped; pixels a row
+// apart), then the corners (both clipped, a few pixels: tables with padding taps).
+struct BorderRuns {
+  explicit BorderRuns(const PixelSplit& split)
+      : split(split),
+        top(split.oy_lo),
+        bottom(split.s.out_h - split.oy_hi),
+        left(split.ox_lo),
+        right(split.s.out_w - split.ox_hi),
+        middle_w(split.interior_w),
+        middle_h(split.oy_hi - split.oy_lo),
+        rows_end((top + bottom) * middle_w),
+        columns_end(rows_end + (left + right) * middle_h) {}
+
+  // A run: its first pixel (image-relative), its length and whether it steps down a column.
+  struct Run {
+    int oy, ox, length;
+    bool vertical;
+  };
+  // The run from border pixel r (< columns_end) of an image, at most `limit` long.
+  Run At(int r, int limit) const {
+    if (r < rows_end) {
+      const int row = r / middle_w;
+      const int ox = split.ox_lo + r % middle_w;
+      return {row < top ? row : split.oy_hi + (row - top), ox, std::min(limit, split.ox_hi - ox),
+              false};
+    }
+    r -= rows_end;
+    const int column = r / middle_h;
+    const int oy = split.oy_lo + r % middle_h;
+    return {oy, column < left ? column : split.ox_hi + (column - left),
+            std::min(limit, split.oy_hi - oy), true};
+  }
+  // Corner pixel j of an image (j < corners()).
+  Pixel Corner(int b, int j) const {
+    const int row = j / (left + right), column = j % (left + right);
+    return {b, row < top ? row : split.oy_hi + (row - top),
+            column < left ? column : split.ox_hi + (column - left)};
+  }
+  int corners() const { return (top + bottom) * (left + right); }
+
+  const PixelSplit& split;
+  int top, bottom, left, right, middle_w, middle_h;
+  int rows_end, columns_end;  // where each kind of run ends in an image's border order
+};
+
+// What a tile's fill decided: its rows (at most the kernel's mr unless uniform), taps and
+// floats per tap, and whether the table holds one pointer per row plus these tap offsets
+// (FGemmTile).
 struct TileShape {
   int rows, ks, kc;
   const ptrdiff_t* tap_offsets = nullptr;
-  // Uniform rows (see FGemmTile::a0): no table and no per-row outputs were written.
+  // Uniform rows (see FGemmTile::a0): no table and no per-row outputs were written, and
+  // `rows` may exceed the kernel's mr.
   const float* a0 = nullptr;
   size_t a_row_step = 0;
   float* c0 = nullptr;  // column 0
   size_t c_row_step = 0;
+  int k_skip = 0;  // clipped windows (FGemmTile)
+  int kc_stride = 0;
+  // Row slots the tile used up when more than `rows` (the slack after the last interior
+  // pixel, up to the tile-aligned start of the border rows).
+  int slots = 0;
 };
 
 // One kernel call: the tile's rows (table: tap-major, kernel.mr rows per tap; outputs already
@@ -138,6 +194,8 @@ void RunTile(const FGemmPacked& packed, const TileShape& shape, const float* con
   t.c0 = shape.c0 != nullptr ? shape.c0 + col0 : nullptr;
   t.c_row_step = shape.c_row_step;
   t.w = packed.panels + static_cast<size_t>(col0 / k.nr) * packed.panel_floats;
+  t.k_skip = shape.k_skip;
+  t.kc_stride = shape.kc_stride;
   t.panel_floats = packed.panel_floats;
   t.c = outputs;
   t.act_min = clamp.min;
@@ -147,8 +205,9 @@ void RunTile(const FGemmPacked& packed, const TileShape& shape, const float* con
 }
 
 // Splits `rows` (tile-aligned slots) x column blocks into tasks and runs
-// `fill(row0, count, table, row_output)` + the kernel for every tile. `fill` writes the
-// tile's table (tap-major, kernel.mr rows per tap) and its rows' output pointers.
+// `fill(row0, limit, table, row_output)` + the kernel for every tile of a task's rows. `fill`
+// writes the tile's table (tap-major, kernel.mr rows per tap) and its rows' output pointers
+// for at most min(limit, mr) rows, or returns uniform rows (no table) for up to `limit`.
 // `dense`: rows are plain input rows (no taps to cut differently), so a one-row GEMM may
 // split its sums (FGemmTile::split_k).
 template <typename Fill>
@@ -164,13 +223,12 @@ void Run(const FGemmPacked& packed, int rows, FloatClamp clamp, ThreadPool* pool
                         static_cast<double>(rows) * packed.n * packed.ks * packed.kc);
   tasks.Run([&](const GemmTasks::Range& range) {
     const float* table[kMaxTable];
-    float* row_output[kMaxRows];
+    float* row_output[kMaxRows] = {};  // unused by uniform rows
     float* tile_output[kMaxRows];
-    for (int tile = range.tile_begin; tile < range.tile_end; ++tile) {
-      const int row0 = tile * mr;
-      const int count = std::min(mr, rows - row0);
-      const TileShape shape = fill(row0, count, table, row_output);
-      if (shape.rows <= 0) continue;
+    const int row_end = std::min(rows, range.tile_end * mr);
+    for (int row0 = range.tile_begin * mr; row0 < row_end;) {
+      const TileShape shape = fill(row0, row_end - row0, table, row_output);
+      row0 += std::max(shape.rows, shape.slots);
       for (int block = range.block_begin; block < range.block_end; ++block) {
         const int col0 = block * block_columns;
         if (shape.c0 == nullptr) {
@@ -189,8 +247,10 @@ bool FGemmDriverSupportsTaps(const FGemmKernel& kernel, int taps) {
 }
 
 size_t FConvPaddedInputFloats(const FGemmPacked& packed, const FConvShape& s) {
-  // Border tiles lose the row taps.
-  return PaddedCopyPays(s, packed.row_taps) ? PaddedImageElements(s) : 0;
+  // Row-tap convolutions clip their border windows instead (cheaper than the copy and than
+  // the interior: the taps in the padding are skipped); the others' border tiles gather a
+  // table of taps, which the copy saves where border pixels are many.
+  return !packed.row_taps && PaddedCopyPays(s, false) ? PaddedImageElements(s) : 0;
 }
 
 void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const float* input,
@@ -218,10 +278,41 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const floa
       packed.row_taps ? TileShape{0, packed.ks / s.kernel_w, packed.kc * s.kernel_w, taps.offset}
                       : TileShape{0, packed.ks, packed.kc, taps.offset};
   const int rows = interior_rows + split.border();
+  // Row-tap convolutions run their border pixels as clipped windows (FGemmTile::k_skip).
+  const bool clip = packed.row_taps;
+  const BorderRuns runs(split);
+  const int row_channels = packed.kc * s.kernel_w;  // a filter row's packed channels
+  auto ClippedRun = [&](int b, const BorderRuns::Run& run) -> TileShape {
+    const int iy0 = run.oy * s.stride_h - s.pad_h;
+    const int ix0 = run.ox * s.stride_w - s.pad_w;  // row taps: no horizontal dilation
+    const int dh = s.dilation_h;
+    const int fy_lo = iy0 < 0 ? (-iy0 + dh - 1) / dh : 0;
+    const int fy_hi = std::min(s.kernel_h, s.in_h > iy0 ? (s.in_h - iy0 + dh - 1) / dh : 0);
+    const int fx_lo = std::max(0, -ix0);
+    const int fx_hi = std::min(s.kernel_w, s.in_w - ix0);
+    TileShape shape{run.length, 0, 0, taps.offset};
+    shape.a0 = input + static_cast<size_t>(b) * image_floats;  // no taps: any valid pointer
+    if (fy_lo < fy_hi && fx_lo < fx_hi) {
+      shape.ks = fy_hi - fy_lo;
+      shape.kc = (fx_hi - fx_lo) * s.in_c;
+      shape.a0 += (static_cast<size_t>(iy0 + fy_lo * dh) * static_cast<size_t>(s.in_w) +
+                   static_cast<size_t>(ix0 + fx_lo)) *
+                  in_c;
+      shape.k_skip = fy_lo * row_channels + fx_lo * s.in_c;
+      shape.kc_stride = row_channels;
+    }
+    const size_t out_stride = run.vertical ? static_cast<size_t>(s.out_w) * n : n;
+    shape.a_row_step = run.vertical
+                           ? static_cast<size_t>(s.stride_h) * static_cast<size_t>(s.in_w) * in_c
+                           : static_cast<size_t>(s.stride_w) * in_c;
+    shape.c0 = output + PixelIndex(s, Pixel{b, run.oy, run.ox}) * n;
+    shape.c_row_step = out_stride;
+    return shape;
+  };
   Run(packed, rows, clamp, pool,
-      [&](int row0, int count, const float** table, float** row_output) -> TileShape {
+      [&](int row0, int limit, const float** table, float** row_output) -> TileShape {
         if (row0 < interior_rows) {
-          count = std::min(count, split.interior() - row0);
+          const int left = std::min(limit, split.interior() - row0);
           // A pointer per row (the kernel adds the tap offsets). Everything in locals,
           // stepped from pixel to pixel: the table's pointer stores could alias captured
           // variables, which the compiler would then reload after every store.
@@ -239,14 +330,23 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const floa
           int ox = p.ox;
           const int ox_end = split.ox_hi;
           TileShape shape = interior_shape;
-          shape.rows = count;
-          if (ox + count <= ox_end) {  // one output row: rows a fixed step apart
+          // The interior slots after the last interior pixel are skipped with it.
+          auto used = [&](int count) {
+            shape.rows = count;
+            if (row0 + count == split.interior()) shape.slots = interior_rows - row0;
+            return shape;
+          };
+          const int in_row = std::min(left, ox_end - ox);  // the rest of this output row
+          if (in_row >= std::min(left, mr)) {              // uniform rows: one call for all of them
             shape.a0 = origin;
             shape.a_row_step = in_step;
             shape.c0 = out;
             shape.c_row_step = out_step;
-            return shape;
+            return used(in_row);
           }
+          // Narrow interiors: a tile across output rows, one pointer per row.
+          const int count = std::min(left, mr);
+          used(count);
           for (int i = 0; i < count; ++i) {
             table[i] = origin;
             row_output[i] = out;
@@ -263,6 +363,20 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const floa
           }
           return shape;
         }
+        const int border_row = row0 - interior_rows;
+        Pixel pixels[kMaxRows];
+        int count = 0;
+        if (clip) {  // runs of clipped windows, then the corners' tables
+          const int b = border_row / split.border_per_image;
+          const int r = border_row % split.border_per_image;
+          if (r < runs.columns_end) return ClippedRun(b, runs.At(r, limit));
+          count = std::min({limit, mr, split.border_per_image - r});
+          for (int i = 0; i < count; ++i) pixels[i] = runs.Corner(b, r - runs.columns_end + i);
+        } else {
+          count = std::min(limit, mr);
+          Pixel p = BorderPixel(split, border_row);
+          for (int i = 0; i < count; ++i, NextBorder(split, &p)) pixels[i] = p;
+        }
         // Locals again (the table's stores could alias captured pointers), one multiply per
         // filter row: 3x3 layers of 8x8-32x32 pixels have 12-44% border pixels.
         const int kernel_h = s.kernel_h, kernel_w = s.kernel_w;
@@ -270,8 +384,8 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const floa
         const int in_h = s.in_h, in_w = s.in_w;
         const size_t row_floats = static_cast<size_t>(in_w) * in_c;
         const float* const padding = zero_row;
-        Pixel p = BorderPixel(split, row0 - interior_rows);
-        for (int i = 0; i < count; ++i, NextBorder(split, &p)) {
+        for (int i = 0; i < count; ++i) {
+          const Pixel& p = pixels[i];
           const float* image = input + static_cast<size_t>(p.b) * image_floats;
           const int iy0 = p.oy * s.stride_h - s.pad_h;
           const int ix0 = p.ox * s.stride_w - s.pad_w;
@@ -311,12 +425,15 @@ void RunFGemmRows(const FGemmPacked& packed, int rows, const float* input, size_
   }
   Run(
       packed, rows, clamp, pool,
-      [&](int row0, int count, const float** table, float** row_output) -> TileShape {
-        for (int i = 0; i < count; ++i) {
-          table[i] = input + static_cast<size_t>(row0 + i) * row_stride;
-          row_output[i] = output + static_cast<size_t>(row0 + i) * n;
-        }
-        return TileShape{count, 1, packed.kc};
+      [&](int row0, int limit, const float**, float**) -> TileShape {
+        // Evenly spaced rows: the task's rows in one call.
+        static constexpr ptrdiff_t kOneTap[1] = {0};
+        TileShape shape{limit, 1, packed.kc, kOneTap};
+        shape.a0 = input + static_cast<size_t>(row0) * row_stride;
+        shape.a_row_step = row_stride;
+        shape.c0 = output + static_cast<size_t>(row0) * n;
+        shape.c_row_step = n;
+        return shape;
       },
       /*dense=*/true);
 }

@@ -17,8 +17,7 @@ size_t PanelCount(const FGemmKernel& kernel, const FGemmWeightsDesc& d) {
 }  // namespace
 
 bool FGemmUsesRowTaps(const FGemmWeightsDesc& d) {
-  return d.kernel_w > 1 && d.dilation_w == 1 && d.kc <= kFGemmMaxRowTapChannels &&
-         d.ks % d.kernel_w == 0;
+  return d.kernel_w > 1 && d.dilation_w == 1 && d.ks % d.kernel_w == 0;
 }
 
 size_t FGemmPackedFloats(const FGemmKernel& kernel, const FGemmWeightsDesc& desc) {

@@ -24,13 +24,11 @@ struct FGemmWeightsDesc {
   int dilation_w = 1;
 };
 
-// Most input channels for which a convolution's interior pixels run with row taps.
-constexpr int kFGemmMaxRowTapChannels = 32;
-
-// Whether a convolution's interior pixels (whole window inside the image) run with one tap
-// per filter row (kernel_w * in_c contiguous floats) instead of one per filter position: for
-// few channels, where a position's kc would leave the kernel's k loop nearly empty. Border
-// pixels always run one tap per position. The packed bytes are the same either way.
+// Whether a convolution runs with one tap per filter row (kernel_w * kc contiguous floats of
+// the input) instead of one per filter position: fewer, longer k loops, and border pixels
+// clip their windows to the image (FGemmTile::k_skip) rather than read a padded copy. Any
+// channel count: ResNet8's 64-channel 3x3 layer ran 14% faster this way than with 9 taps of 64.
+// The packed bytes are the same either way.
 bool FGemmUsesRowTaps(const FGemmWeightsDesc& desc);
 
 struct FGemmPacked {
@@ -40,7 +38,7 @@ struct FGemmPacked {
   int n = 0;
   int ks = 1;  // taps (filter positions) and floats per tap (input channels)
   int kc = 0;
-  bool row_taps = false;  // interior pixels: ks / kernel_w taps of kernel_w * kc floats
+  bool row_taps = false;  // FGemmUsesRowTaps: ks / kernel_w taps of kernel_w * kc floats
 };
 
 // Floats FGemmPack writes for these weights.

@@ -21,40 +21,55 @@ static inline float* OutRow(const FGemmTile& t, int m) {
 constexpr int kMr = 4;
 constexpr int kNr = 8;
 
+// The tile's first weight (past the panel's bias and any skipped channels) and the weights
+// skipped after each tap (clipped windows; see FGemmTile::k_skip).
+static inline const float* FirstWeight(const FGemmTile& t) {
+  return t.w + static_cast<size_t>(kNr) * (1 + static_cast<size_t>(t.k_skip));
+}
+static inline size_t TapGap(const FGemmTile& t) {
+  return t.kc_stride > t.kc ? static_cast<size_t>(t.kc_stride - t.kc) * kNr : 0;
+}
+
+// Rows first .. first + MR - 1 of the tile.
 template <int MR>
-void Kernel(const FGemmTile& t) {
+void Kernel(const FGemmTile& t, int first) {
   float acc[MR][kNr];
   for (int m = 0; m < MR; ++m) {
     for (int j = 0; j < kNr; ++j) acc[m][j] = t.w[j];
   }
-  const float* w = t.w + kNr;
+  const float* w = FirstWeight(t);
+  const size_t tap_gap = TapGap(t);
   for (int s = 0; s < t.ks; ++s) {
     const float* rows[MR];
-    for (int m = 0; m < MR; ++m) rows[m] = TapRow(t, s, m);
+    for (int m = 0; m < MR; ++m) rows[m] = TapRow(t, s, first + m);
     for (int k = 0; k < t.kc; ++k, w += kNr) {
       for (int m = 0; m < MR; ++m) {
         const float x = rows[m][k];
         for (int j = 0; j < kNr; ++j) acc[m][j] += x * w[j];
       }
     }
+    w += tap_gap;
   }
   const int columns = std::min(t.nc, kNr);
   for (int m = 0; m < MR; ++m) {
-    float* c = OutRow(t, m);
+    float* c = OutRow(t, first + m);
     for (int j = 0; j < columns; ++j) c[j] = std::min(std::max(acc[m][j], t.act_min), t.act_max);
   }
 }
 
+// The tile's rows in passes of kMr (uniform-row tiles may hold any number of rows).
 void Run(const FGemmTile& t) {
-  switch (t.mr) {
+  int first = 0;
+  for (; t.mr - first >= kMr; first += kMr) Kernel<kMr>(t, first);
+  switch (t.mr - first) {
     case 1:
-      return Kernel<1>(t);
+      return Kernel<1>(t, first);
     case 2:
-      return Kernel<2>(t);
+      return Kernel<2>(t, first);
     case 3:
-      return Kernel<3>(t);
+      return Kernel<3>(t, first);
     default:
-      return Kernel<4>(t);
+      return;
   }
 }
 

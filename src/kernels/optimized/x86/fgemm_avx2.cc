@@ -10,18 +10,54 @@
 namespace octet::optimized {
 namespace {
 
-// Tap s of row m: from the table, or the row's pointer plus the tap's offset.
-static inline const float* TapRow(const FGemmTile& t, int s, int m) {
-  if (t.a0 != nullptr) return t.a0 + m * t.a_row_step + t.tap_offsets[s];
-  return t.tap_offsets != nullptr ? t.a[m] + t.tap_offsets[s] : t.a[s * t.a_stride + m];
+// How a tile names its rows (FGemmTile): evenly spaced from a0, a pointer per row plus the
+// tap offsets, or a pointer per tap and row. A template parameter, so that a kernel computes
+// its row pointers without testing the kind at every tap.
+enum class Rows { kUniform, kPerRow, kPerTap };
+
+Rows RowsOf(const FGemmTile& t) {
+  if (t.a0 != nullptr) return Rows::kUniform;
+  return t.tap_offsets != nullptr ? Rows::kPerRow : Rows::kPerTap;
 }
-// Row m's output.
-static inline float* OutRow(const FGemmTile& t, int m) {
-  return t.c0 != nullptr ? t.c0 + m * t.c_row_step : t.c[m];
-}
+
+// Rows first .. of a tile, for one pass of the kernel.
+template <Rows kRows>
+struct PassRows {
+  PassRows(const FGemmTile& t, int first)
+      : t(t),
+        a0(kRows == Rows::kUniform ? t.a0 + first * t.a_row_step : nullptr),
+        a(kRows == Rows::kUniform ? nullptr : t.a + first),
+        c0(kRows == Rows::kUniform ? t.c0 + first * t.c_row_step : nullptr),
+        c(t.c + first) {}
+  // Tap s of row m.
+  const float* Tap(int s, int m) const {
+    if constexpr (kRows == Rows::kUniform) return a0 + t.tap_offsets[s] + m * t.a_row_step;
+    if constexpr (kRows == Rows::kPerRow) return a[m] + t.tap_offsets[s];
+    return a[s * t.a_stride + m];
+  }
+  // Row m's output.
+  float* Out(int m) const {
+    if constexpr (kRows == Rows::kUniform) return c0 + m * t.c_row_step;
+    return c[m];
+  }
+  const FGemmTile& t;
+  const float* a0;
+  const float* const* a;
+  float* c0;
+  float* const* c;
+};
 
 constexpr int kMr = 6;
 constexpr int kNr = 8;
+
+// The tile's first weight (past the panel's bias and any skipped channels) and the weights
+// skipped after each tap (clipped windows; see FGemmTile::k_skip).
+static inline const float* FirstWeight(const FGemmTile& t) {
+  return t.w + static_cast<size_t>(kNr) * (1 + static_cast<size_t>(t.k_skip));
+}
+static inline size_t TapGap(const FGemmTile& t) {
+  return t.kc_stride > t.kc ? static_cast<size_t>(t.kc_stride - t.kc) * kNr : 0;
+}
 constexpr int kPanels = 2;
 
 // Stores the first `columns` (< 8) floats of v.
@@ -31,8 +67,10 @@ static inline void StorePartial(float* c, __m256 v, int columns) {
   for (int j = 0; j < columns; ++j) c[j] = lanes[j];
 }
 
-template <int MR, int NP>
-void Kernel(const FGemmTile& t) {
+// Rows first .. first + MR - 1 of the tile.
+template <int MR, int NP, Rows kRows>
+void Kernel(const FGemmTile& t, int first) {
+  const PassRows<kRows> r(t, first);
   const int kc = t.kc;
   const int ks = t.ks;
   const size_t pstride = t.panel_floats;
@@ -43,11 +81,12 @@ void Kernel(const FGemmTile& t) {
 #pragma GCC unroll 6
     for (int m = 0; m < MR; ++m) acc[m][p] = bias;
   }
-  const float* w = t.w + kNr;
+  const float* w = FirstWeight(t);
+  const size_t tap_gap = TapGap(t);
   for (int s = 0; s < ks; ++s) {
     const float* rows[MR];
 #pragma GCC unroll 6
-    for (int m = 0; m < MR; ++m) rows[m] = TapRow(t, s, m);
+    for (int m = 0; m < MR; ++m) rows[m] = r.Tap(s, m);
     for (int k = 0; k < kc; ++k, w += kNr) {
       __m256 wv[NP];
 #pragma GCC unroll 2
@@ -59,6 +98,7 @@ void Kernel(const FGemmTile& t) {
         for (int p = 0; p < NP; ++p) acc[m][p] = _mm256_fmadd_ps(x, wv[p], acc[m][p]);
       }
     }
+    w += tap_gap;
   }
   const __m256 lo = _mm256_set1_ps(t.act_min);
   const __m256 hi = _mm256_set1_ps(t.act_max);
@@ -70,7 +110,7 @@ void Kernel(const FGemmTile& t) {
       // Bound first: min/max return their second operand when one is NaN, so a NaN sum
       // stays NaN as in the reference.
       const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[m][p]));
-      float* c = OutRow(t, m) + p * kNr;
+      float* c = r.Out(m) + p * kNr;
       if (columns >= kNr) {
         _mm256_storeu_ps(c, y);
       } else {
@@ -84,8 +124,9 @@ void Kernel(const FGemmTile& t) {
 // per panel every FMA waits for the previous one (4 cycles), so four accumulators take every fourth
 // channel and are added at the end (a different summation order, within the float tolerance every
 // path is held to).
-template <int NP>
+template <int NP, Rows kRows>
 void OneRow(const FGemmTile& t) {
+  const PassRows<kRows> r(t, 0);
   constexpr int kSplit = 4;
   const int kc = t.kc;
   const size_t pstride = t.panel_floats;
@@ -95,9 +136,10 @@ void OneRow(const FGemmTile& t) {
     acc[0][p] = _mm256_loadu_ps(t.w + p * pstride);
     for (int u = 1; u < kSplit; ++u) acc[u][p] = _mm256_setzero_ps();
   }
-  const float* w = t.w + kNr;
+  const float* w = FirstWeight(t);
+  const size_t tap_gap = TapGap(t);
   for (int s = 0; s < t.ks; ++s) {
-    const float* row = TapRow(t, s, 0);
+    const float* row = r.Tap(s, 0);
     int k = 0;
     for (; k + kSplit <= kc; k += kSplit, w += kSplit * kNr) {
 #pragma GCC unroll 4
@@ -116,6 +158,7 @@ void OneRow(const FGemmTile& t) {
         acc[0][p] = _mm256_fmadd_ps(x, _mm256_loadu_ps(w + p * pstride), acc[0][p]);
       }
     }
+    w += tap_gap;
   }
   const __m256 lo = _mm256_set1_ps(t.act_min);
   const __m256 hi = _mm256_set1_ps(t.act_max);
@@ -125,7 +168,7 @@ void OneRow(const FGemmTile& t) {
         _mm256_add_ps(_mm256_add_ps(acc[0][p], acc[1][p]), _mm256_add_ps(acc[2][p], acc[3][p]));
     const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, sum));
     const int columns = t.nc - p * kNr;
-    float* c = OutRow(t, 0) + p * kNr;
+    float* c = r.Out(0) + p * kNr;
     if (columns >= kNr) {
       _mm256_storeu_ps(c, y);
     } else {
@@ -134,37 +177,38 @@ void OneRow(const FGemmTile& t) {
   }
 }
 
-template <int MR>
-void RunPanels(const FGemmTile& t) {
-  if (MR == 1 && t.split_k) {
-    if (t.nc > kNr) {
-      OneRow<2>(t);
-    } else {
-      OneRow<1>(t);
-    }
-    return;
+// count (1..MR) rows from row `first`, with the kernel compiled for that row count.
+template <int MR, int NP, Rows kRows>
+void FewRows(const FGemmTile& t, int first, int count) {
+  if constexpr (MR > 1) {
+    if (count < MR) return FewRows<MR - 1, NP, kRows>(t, first, count);
   }
-  if (t.nc > kNr) {
-    Kernel<MR, 2>(t);
-  } else {
-    Kernel<MR, 1>(t);
-  }
+  Kernel<MR, NP, kRows>(t, first);
+}
+
+// The tile's rows in passes of kMr (uniform-row tiles may hold any number of rows).
+template <int NP, Rows kRows>
+void Passes(const FGemmTile& t) {
+  int first = 0;
+  for (; t.mr - first >= kMr; first += kMr) Kernel<kMr, NP, kRows>(t, first);
+  if (first < t.mr) FewRows<kMr - 1, NP, kRows>(t, first, t.mr - first);
+}
+
+template <Rows kRows>
+void RunRows(const FGemmTile& t) {
+  if (t.mr == 1 && t.split_k) return t.nc > kNr ? OneRow<2, kRows>(t) : OneRow<1, kRows>(t);
+  if (t.nc > kNr) return Passes<2, kRows>(t);
+  Passes<1, kRows>(t);
 }
 
 void Run(const FGemmTile& t) {
-  switch (t.mr) {
-    case 1:
-      return RunPanels<1>(t);
-    case 2:
-      return RunPanels<2>(t);
-    case 3:
-      return RunPanels<3>(t);
-    case 4:
-      return RunPanels<4>(t);
-    case 5:
-      return RunPanels<5>(t);
-    default:
-      return RunPanels<6>(t);
+  switch (RowsOf(t)) {
+    case Rows::kUniform:
+      return RunRows<Rows::kUniform>(t);
+    case Rows::kPerRow:
+      return RunRows<Rows::kPerRow>(t);
+    case Rows::kPerTap:
+      return RunRows<Rows::kPerTap>(t);
   }
 }
 

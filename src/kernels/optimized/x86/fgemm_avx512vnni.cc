@@ -10,17 +10,53 @@
 namespace octet::optimized {
 namespace {
 
-// Tap s of row m: from the table, or the row's pointer plus the tap's offset.
-static inline const float* TapRow(const FGemmTile& t, int s, int m) {
-  if (t.a0 != nullptr) return t.a0 + m * t.a_row_step + t.tap_offsets[s];
-  return t.tap_offsets != nullptr ? t.a[m] + t.tap_offsets[s] : t.a[s * t.a_stride + m];
-}
-// Row m's output.
-static inline float* OutRow(const FGemmTile& t, int m) {
-  return t.c0 != nullptr ? t.c0 + m * t.c_row_step : t.c[m];
+// How a tile names its rows (FGemmTile): evenly spaced from a0, a pointer per row plus the
+// tap offsets, or a pointer per tap and row. A template parameter, so that a kernel computes
+// its row pointers without testing the kind at every tap.
+enum class Rows { kUniform, kPerRow, kPerTap };
+
+Rows RowsOf(const FGemmTile& t) {
+  if (t.a0 != nullptr) return Rows::kUniform;
+  return t.tap_offsets != nullptr ? Rows::kPerRow : Rows::kPerTap;
 }
 
+// Rows first .. of a tile, for one pass of the kernel.
+template <Rows kRows>
+struct PassRows {
+  PassRows(const FGemmTile& t, int first)
+      : t(t),
+        a0(kRows == Rows::kUniform ? t.a0 + first * t.a_row_step : nullptr),
+        a(kRows == Rows::kUniform ? nullptr : t.a + first),
+        c0(kRows == Rows::kUniform ? t.c0 + first * t.c_row_step : nullptr),
+        c(t.c + first) {}
+  // Tap s of row m.
+  const float* Tap(int s, int m) const {
+    if constexpr (kRows == Rows::kUniform) return a0 + t.tap_offsets[s] + m * t.a_row_step;
+    if constexpr (kRows == Rows::kPerRow) return a[m] + t.tap_offsets[s];
+    return a[s * t.a_stride + m];
+  }
+  // Row m's output.
+  float* Out(int m) const {
+    if constexpr (kRows == Rows::kUniform) return c0 + m * t.c_row_step;
+    return c[m];
+  }
+  const FGemmTile& t;
+  const float* a0;
+  const float* const* a;
+  float* c0;
+  float* const* c;
+};
+
 constexpr int kNr = 16;
+
+// The tile's first weight (past the panel's bias and any skipped channels) and the weights
+// skipped after each tap (clipped windows; see FGemmTile::k_skip).
+static inline const float* FirstWeight(const FGemmTile& t) {
+  return t.w + static_cast<size_t>(kNr) * (1 + static_cast<size_t>(t.k_skip));
+}
+static inline size_t TapGap(const FGemmTile& t) {
+  return t.kc_stride > t.kc ? static_cast<size_t>(t.kc_stride - t.kc) * kNr : 0;
+}
 
 // A panel's row of outputs; whole panels take a plain store (masked stores cost several times
 // more on some cores: Zen 4 measured).
@@ -32,8 +68,10 @@ static inline void StoreColumns(float* c, int columns, __m512 y) {
   }
 }
 
-template <int MR, int NP>
-void Kernel(const FGemmTile& t) {
+// Rows first .. first + MR - 1 of the tile.
+template <int MR, int NP, Rows kRows>
+void Kernel(const FGemmTile& t, int first) {
+  const PassRows<kRows> r(t, first);
   const int kc = t.kc;
   const int ks = t.ks;
   const size_t pstride = t.panel_floats;
@@ -44,11 +82,12 @@ void Kernel(const FGemmTile& t) {
 #pragma GCC unroll 16
     for (int m = 0; m < MR; ++m) acc[m][p] = bias;
   }
-  const float* w = t.w + kNr;
+  const float* w = FirstWeight(t);
+  const size_t tap_gap = TapGap(t);
   for (int s = 0; s < ks; ++s) {
     const float* rows[MR];
 #pragma GCC unroll 16
-    for (int m = 0; m < MR; ++m) rows[m] = TapRow(t, s, m);
+    for (int m = 0; m < MR; ++m) rows[m] = r.Tap(s, m);
     for (int k = 0; k < kc; ++k, w += kNr) {
       __m512 wv[NP];
 #pragma GCC unroll 2
@@ -60,6 +99,7 @@ void Kernel(const FGemmTile& t) {
         for (int p = 0; p < NP; ++p) acc[m][p] = _mm512_fmadd_ps(x, wv[p], acc[m][p]);
       }
     }
+    w += tap_gap;
   }
   const __m512 lo = _mm512_set1_ps(t.act_min);
   const __m512 hi = _mm512_set1_ps(t.act_max);
@@ -71,7 +111,7 @@ void Kernel(const FGemmTile& t) {
       // Bound first: min/max return their second operand when one is NaN, so a NaN sum stays
       // NaN as in the reference. (maskz forms: GCC 12's plain ones warn about their source.)
       const __m512 y = _mm512_maskz_min_ps(0xFFFF, hi, _mm512_maskz_max_ps(0xFFFF, lo, acc[m][p]));
-      StoreColumns(OutRow(t, m) + p * kNr, columns, y);
+      StoreColumns(r.Out(m) + p * kNr, columns, y);
     }
   }
 }
@@ -88,8 +128,9 @@ constexpr int kRowsPerPass = 8;
 // accumulator per panel every FMA waits for the previous one, so four accumulators take every
 // fourth channel and are added at the end (another summation order, within the float
 // tolerance every path is held to; the AVX2 kernel does the same).
-template <int NP>
+template <int NP, Rows kRows>
 void OneRow(const FGemmTile& t) {
+  const PassRows<kRows> r(t, 0);
   constexpr int kSplit = 4;
   const int kc = t.kc;
   const size_t pstride = t.panel_floats;
@@ -99,9 +140,10 @@ void OneRow(const FGemmTile& t) {
     acc[0][p] = _mm512_loadu_ps(t.w + p * pstride);
     for (int u = 1; u < kSplit; ++u) acc[u][p] = _mm512_setzero_ps();
   }
-  const float* w = t.w + kNr;
+  const float* w = FirstWeight(t);
+  const size_t tap_gap = TapGap(t);
   for (int s = 0; s < t.ks; ++s) {
-    const float* row = TapRow(t, s, 0);
+    const float* row = r.Tap(s, 0);
     int k = 0;
     for (; k + kSplit <= kc; k += kSplit, w += kSplit * kNr) {
 #pragma GCC unroll 4
@@ -120,6 +162,7 @@ void OneRow(const FGemmTile& t) {
         acc[0][p] = _mm512_fmadd_ps(x, _mm512_loadu_ps(w + p * pstride), acc[0][p]);
       }
     }
+    w += tap_gap;
   }
   const __m512 lo = _mm512_set1_ps(t.act_min);
   const __m512 hi = _mm512_set1_ps(t.act_max);
@@ -130,56 +173,49 @@ void OneRow(const FGemmTile& t) {
     const __m512 sum =
         _mm512_add_ps(_mm512_add_ps(acc[0][p], acc[1][p]), _mm512_add_ps(acc[2][p], acc[3][p]));
     const __m512 y = _mm512_maskz_min_ps(0xFFFF, hi, _mm512_maskz_max_ps(0xFFFF, lo, sum));
-    StoreColumns(OutRow(t, 0) + p * kNr, columns, y);
+    StoreColumns(r.Out(0) + p * kNr, columns, y);
   }
 }
 
-// A tile of MR rows (t.mr == MR) by NP panels, in passes of at most kRowsPerPass rows; every
-// pass reads its own rows of the table (same a_stride) and writes its own outputs.
-template <int MR, int NP>
-void Passes(const FGemmTile& t) {
-  if constexpr (MR > kRowsPerPass) {
-    FGemmTile rest = t;
-    rest.mr = t.mr - kRowsPerPass;
-    if (t.a0 != nullptr) {
-      rest.a0 = t.a0 + kRowsPerPass * t.a_row_step;
-    } else {
-      rest.a = t.a + kRowsPerPass;
-    }
-    if (t.c0 != nullptr) {
-      rest.c0 = t.c0 + kRowsPerPass * t.c_row_step;
-    } else {
-      rest.c = t.c + kRowsPerPass;
-    }
-    Kernel<kRowsPerPass, NP>(t);
-    Kernel<MR - kRowsPerPass, NP>(rest);
-  } else {
-    Kernel<MR, NP>(t);
-  }
-}
-
-template <int MR, int NP>
-void RunPanels(const FGemmTile& t) {
-  if constexpr (MR == 1) {
-    if (t.split_k) return t.nc > kNr ? OneRow<2>(t) : OneRow<1>(t);
-  }
-  if constexpr (NP > 1) {
-    if (t.nc > kNr) return Passes<MR, 2>(t);
-  }
-  Passes<MR, 1>(t);
-}
-
-// Dispatches a tile of t.mr rows (1..MR) to the kernel compiled for that row count.
-template <int MR, int NP>
-void Run(const FGemmTile& t) {
+// count (1..MR) rows from row `first`, with the kernel compiled for that row count.
+template <int MR, int NP, Rows kRows>
+void FewRows(const FGemmTile& t, int first, int count) {
   if constexpr (MR > 1) {
-    if (t.mr < MR) return Run<MR - 1, NP>(t);
+    if (count < MR) return FewRows<MR - 1, NP, kRows>(t, first, count);
   }
-  RunPanels<MR, NP>(t);
+  Kernel<MR, NP, kRows>(t, first);
+}
+
+// The tile's rows in passes of kRowsPerPass (uniform-row tiles may hold any number of rows:
+// a whole output row of a convolution or a task's rows of a plain GEMM, in one call).
+template <int NP, Rows kRows>
+void Passes(const FGemmTile& t) {
+  int first = 0;
+  for (; t.mr - first >= kRowsPerPass; first += kRowsPerPass)
+    Kernel<kRowsPerPass, NP, kRows>(t, first);
+  if (first < t.mr) FewRows<kRowsPerPass - 1, NP, kRows>(t, first, t.mr - first);
+}
+
+template <Rows kRows>
+void RunRows(const FGemmTile& t) {
+  if (t.mr == 1 && t.split_k) return t.nc > kNr ? OneRow<2, kRows>(t) : OneRow<1, kRows>(t);
+  if (t.nc > kNr) return Passes<2, kRows>(t);
+  Passes<1, kRows>(t);
+}
+
+void Run(const FGemmTile& t) {
+  switch (RowsOf(t)) {
+    case Rows::kUniform:
+      return RunRows<Rows::kUniform>(t);
+    case Rows::kPerRow:
+      return RunRows<Rows::kPerRow>(t);
+    case Rows::kPerTap:
+      return RunRows<Rows::kPerTap>(t);
+  }
 }
 
 }  // namespace
 
-const FGemmKernel kFGemmAvx512 = {"fgemm_avx512_16x32", 16, kNr, 2, &Run<16, 2>};
+const FGemmKernel kFGemmAvx512 = {"fgemm_avx512_16x32", 16, kNr, 2, &Run};
 
 }  // namespace octet::optimized
