@@ -57,21 +57,25 @@ using QDwFn = void (*)(const QDwTile& tile);
 
 // One output row of a 3x3 depthwise convolution, dilation 1 (row kernels): the kernel builds
 // each input column's three rows once as byte quads and reuses them for every output pixel
-// that reads the column. Columns outside [0, in_w) read the input zero point.
+// that reads the column. Columns outside [0, in_w) read the input zero point. With `c_next`
+// (vertical stride 1) also the next output row: each column's four rows make one quad per
+// channel, read by both rows (the second with its weights a byte up), so a column is built
+// once for two output rows.
 struct QDwRow3x3 {
   // Input row iy0 + fy at column x starts at rows[fy] + x * column_step[fy]; a row outside
-  // the image points at a zero-point row with column_step 0.
-  const uint8_t* rows[3] = {nullptr, nullptr, nullptr};
-  size_t column_step[3] = {0, 0, 0};
+  // the image points at a zero-point row with column_step 0. rows[3]: with c_next only.
+  const uint8_t* rows[4] = {nullptr, nullptr, nullptr, nullptr};
+  size_t column_step[4] = {0, 0, 0, 0};
   int in_w = 0;
   int out_w = 0;
   int pad_w = 0;     // output pixel x reads input columns x * stride_w - pad_w + fx
   int stride_w = 1;  // 1 or 2
   int channels = 0;  // channels (input = output), bytes between pixels
   uint8_t input_zero_point = 0;
-  const void* w = nullptr;  // packed weights (QDwOrder::kRowQuads)
-  QGemmRequant rq;          // per-channel arrays in block order
-  uint8_t* c = nullptr;     // output pixel 0, channel 0
+  const void* w = nullptr;    // packed weights (QDwOrder::kRowQuads)
+  QGemmRequant rq;            // per-channel arrays in block order
+  uint8_t* c = nullptr;       // output pixel 0, channel 0
+  uint8_t* c_next = nullptr;  // the next output row's pixel 0, or null
 };
 
 using QDwRow3x3Fn = void (*)(const QDwRow3x3& row);

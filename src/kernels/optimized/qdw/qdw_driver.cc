@@ -26,7 +26,8 @@ bool QDepthwiseRowKernelApplies(const QDwShape& s, bool input_signed) {
 
 namespace {
 
-// A row kernel: each output row is one call given its three input rows.
+// A row kernel: each output row is one call given its three input rows, or with vertical
+// stride 1 two rows of one image per call given their four (QDwRow3x3::c_next).
 void RunRows3x3(const QDwPacked& packed, const QDwShape& s, const uint8_t* input,
                 const uint8_t* zero_row, uint8_t* output, ThreadPool* pool) {
   const int channels = s.in_c * s.depth_multiplier;
@@ -41,18 +42,21 @@ void RunRows3x3(const QDwPacked& packed, const QDwShape& s, const uint8_t* input
     r.input_zero_point = zero_row[0];
     r.w = packed.weights;
     r.rq = packed.rq;
-    for (int row = row_begin; row < row_end; ++row) {
+    for (int row = row_begin; row < row_end;) {
       const int b = row / s.out_h;
       const int oy = row % s.out_h;
+      const bool two = s.stride_h == 1 && row + 1 < row_end && oy + 1 < s.out_h;
       const uint8_t* image = input + static_cast<size_t>(b) * s.in_h * s.in_w * pixel_bytes;
-      for (int fy = 0; fy < 3; ++fy) {
+      for (int fy = 0; fy < (two ? 4 : 3); ++fy) {
         const int iy = oy * s.stride_h - s.pad_h + fy;
         const bool inside = iy >= 0 && iy < s.in_h;
         r.rows[fy] = inside ? image + static_cast<size_t>(iy) * s.in_w * pixel_bytes : zero_row;
         r.column_step[fy] = inside ? pixel_bytes : 0;
       }
       r.c = output + static_cast<size_t>(row) * s.out_w * pixel_bytes;
+      r.c_next = two ? r.c + static_cast<size_t>(s.out_w) * pixel_bytes : nullptr;
       packed.kernel->run_row3x3(r);
+      row += two ? 2 : 1;
     }
   });
 }

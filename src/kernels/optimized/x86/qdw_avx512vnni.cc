@@ -182,29 +182,41 @@ void Run(const QDwTile& t) {
 
 constexpr int kRowBlock = 16;
 
-// The quads of one input column, 16 channels: three rows' 16 bytes gathered into 128-bit
-// lanes (lane L gets each row's channels 4L..4L+3), then transposed within each lane.
-template <bool kFull>
-static inline __m512i ColumnQuads(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2,
+// The row kernel's helpers are lambdas that GCC stops inlining once the kernel grows (two
+// rows); each must be inlined for its vectors to stay in registers.
+#define OCTET_INLINE __attribute__((always_inline))
+
+// The quads of one input column, 16 channels: three (or four: kRows) rows' 16 bytes gathered
+// into 128-bit lanes (lane L gets each row's channels 4L..4L+3), then transposed within each
+// lane. With three rows the fourth byte is 0 ^ 0x80 and meets a zero weight.
+template <bool kFull, int kRows>
+static inline __m512i ColumnQuads(const uint8_t* const* r, size_t i, const size_t* step,
                                   __mmask16 mask, __m512i gather, __m512i transpose, __m512i flip) {
   const auto load = [mask](const uint8_t* p) {
     return kFull ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(p))
                  : _mm_maskz_loadu_epi8(mask, p);
   };
-  __m512i rows = _mm512_zextsi128_si512(load(r0));
-  rows = _mm512_inserti32x4(rows, load(r1), 1);
-  rows = _mm512_inserti32x4(rows, load(r2), 2);
+  __m512i rows = _mm512_zextsi128_si512(load(r[0] + i * step[0]));
+  rows = _mm512_inserti32x4(rows, load(r[1] + i * step[1]), 1);
+  rows = _mm512_inserti32x4(rows, load(r[2] + i * step[2]), 2);
+  if (kRows == 4) rows = _mm512_inserti32x4(rows, load(r[3] + i * step[3]), 3);
   const __m512i lanes = _mm512_permutexvar_epi32(gather, rows);
   return _mm512_xor_si512(_mm512_shuffle_epi8(lanes, transpose), flip);
 }
 
 // kAddZeroPoint: the zero point is not folded into the rounding (see QGemmRequant).
-template <bool kLeftShift, bool kAddZeroPoint, bool kFull>
+// kTwoRows: also the next output row (QDwRow3x3::c_next), from the same four-row columns.
+template <bool kLeftShift, bool kAddZeroPoint, bool kFull, bool kTwoRows>
 static inline void RowBlock3x3(const QDwRow3x3& r, int c0, __mmask16 mask) {
   const uint8_t* w = static_cast<const uint8_t*>(r.w) + static_cast<size_t>(c0) * 12;
   const __m512i w0 = _mm512_loadu_si512(w);
   const __m512i w1 = _mm512_loadu_si512(w + 64);
   const __m512i w2 = _mm512_loadu_si512(w + 128);
+  // The next row's weights: each quad a byte up, (0, w[0][kx][c], w[1][kx][c], w[2][kx][c]),
+  // against the column's rows 0-3.
+  const __m512i v0 = _mm512_slli_epi32(w0, 8);
+  const __m512i v1 = _mm512_slli_epi32(w1, 8);
+  const __m512i v2 = _mm512_slli_epi32(w2, 8);
   const __m512i bias = _mm512_loadu_si512(r.rq.bias + c0);
   const avx512::RequantPanel rq =
       avx512::LoadRequantPanel(r.rq, c0, c0, avx512::MergeInLaneOrder());
@@ -217,24 +229,21 @@ static inline void RowBlock3x3(const QDwRow3x3& r, int c0, __mmask16 mask) {
   const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
   // A padding column: every row holds the zero point (the fourth byte meets a zero weight).
   const __m512i padding = _mm512_set1_epi8(static_cast<char>(r.input_zero_point ^ 0x80));
-  const uint8_t* r0 = r.rows[0] + c0;
-  const uint8_t* r1 = r.rows[1] + c0;
-  const uint8_t* r2 = r.rows[2] + c0;
-  const size_t s0 = r.column_step[0];
-  const size_t s1 = r.column_step[1];
-  const size_t s2 = r.column_step[2];
+  const uint8_t* const rows[4] = {r.rows[0] + c0, r.rows[1] + c0, r.rows[2] + c0,
+                                  kTwoRows ? r.rows[3] + c0 : nullptr};
   const int in_w = r.in_w;
-  const auto column = [&](int x) {
+  const auto column = [&](int x) OCTET_INLINE {
     if (x < 0 || x >= in_w) return padding;
-    const size_t i = static_cast<size_t>(x);
-    return ColumnQuads<kFull>(r0 + i * s0, r1 + i * s1, r2 + i * s2, mask, gather, transpose, flip);
+    return ColumnQuads < kFull, kTwoRows ? 4
+                                         : 3 > (rows, static_cast<size_t>(x), r.column_step, mask,
+                                                gather, transpose, flip);
   };
   const size_t stride = static_cast<size_t>(r.channels);
-  const auto requantize = [&](__m512i acc) {
+  const auto requantize = [&](__m512i acc) OCTET_INLINE {
     const __m512i y = avx512::MultiplyByQuantizedMultiplier<kLeftShift>(acc, rq);
     return kAddZeroPoint ? _mm512_add_epi32(y, zero_point) : y;
   };
-  const auto store_one = [&](__m512i acc, uint8_t* o) {
+  const auto store_one = [&](__m512i acc, uint8_t* o) OCTET_INLINE {
     const __m128i bytes = _mm_min_epi8(
         _mm_max_epi8(_mm512_cvtsepi32_epi8(requantize(acc)), _mm512_castsi512_si128(byte_min)),
         _mm512_castsi512_si128(byte_max));
@@ -244,11 +253,15 @@ static inline void RowBlock3x3(const QDwRow3x3& r, int c0, __mmask16 mask) {
       _mm_mask_storeu_epi8(o, mask, bytes);
     }
   };
-  const auto pixel = [&](__m512i a, __m512i b, __m512i c) {
+  // A pixel of this row (weights w) or of the next (weights v) from its three columns.
+  const auto pixel = [&](__m512i a, __m512i b, __m512i c) OCTET_INLINE {
     return _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(bias, a, w0), b, w1), c, w2);
   };
+  const auto pixel_next = [&](__m512i a, __m512i b, __m512i c) OCTET_INLINE {
+    return _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_dpbusd_epi32(bias, a, v0), b, v1), c, v2);
+  };
   // Four pixels per step: their chains overlap, and whole blocks store them with one pack.
-  const auto store_four = [&](const __m512i* acc, uint8_t* o) {
+  const auto store_four = [&](const __m512i* acc, uint8_t* o) OCTET_INLINE {
     if (kFull) {
       avx512::StoreFourRows<true>(o, stride, requantize(acc[0]), requantize(acc[1]),
                                   requantize(acc[2]), requantize(acc[3]), byte_min, byte_max);
@@ -256,64 +269,89 @@ static inline void RowBlock3x3(const QDwRow3x3& r, int c0, __mmask16 mask) {
       for (int i = 0; i < 4; ++i) store_one(acc[i], o + i * stride);
     }
   };
+  // Four pixels whose windows start at columns q[0], q[kStep], ... (the horizontal stride:
+  // a constant, so that the columns stay in registers).
+  const auto four = [&](auto step, const __m512i* q, uint8_t* o, uint8_t* o_next) OCTET_INLINE {
+    constexpr int kStep = decltype(step)::value;
+    __m512i acc[4];
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) acc[i] = pixel(q[kStep * i], q[kStep * i + 1], q[kStep * i + 2]);
+    store_four(acc, o);
+    if (kTwoRows) {
+#pragma GCC unroll 4
+      for (int i = 0; i < 4; ++i) {
+        acc[i] = pixel_next(q[kStep * i], q[kStep * i + 1], q[kStep * i + 2]);
+      }
+      store_four(acc, o_next);
+    }
+  };
+  const auto one = [&](__m512i a, __m512i b, __m512i c, uint8_t* o, uint8_t* o_next) OCTET_INLINE {
+    store_one(pixel(a, b, c), o);
+    if (kTwoRows) store_one(pixel_next(a, b, c), o_next);
+  };
   uint8_t* out = r.c + c0;
+  uint8_t* out_next = kTwoRows ? r.c_next + c0 : nullptr;
+  const size_t next_step = kTwoRows ? stride : 0;
   int x = -r.pad_w;  // the window's first input column
   int ox = 0;
   if (r.stride_w == 1) {
     __m512i q[6];
     q[0] = column(x);
     q[1] = column(x + 1);
-    for (; ox + 4 <= r.out_w; ox += 4, x += 4, out += 4 * stride) {
-      __m512i acc[4];
+    for (; ox + 4 <= r.out_w; ox += 4, x += 4, out += 4 * stride, out_next += 4 * next_step) {
       for (int i = 0; i < 4; ++i) q[i + 2] = column(x + i + 2);
-      for (int i = 0; i < 4; ++i) acc[i] = pixel(q[i], q[i + 1], q[i + 2]);
-      store_four(acc, out);
+      four(std::integral_constant<int, 1>{}, q, out, out_next);
       q[0] = q[4];
       q[1] = q[5];
     }
-    for (; ox < r.out_w; ++ox, ++x, out += stride) {
+    for (; ox < r.out_w; ++ox, ++x, out += stride, out_next += next_step) {
       const __m512i q2 = column(x + 2);
-      store_one(pixel(q[0], q[1], q2), out);
+      one(q[0], q[1], q2, out, out_next);
       q[0] = q[1];
       q[1] = q2;
     }
   } else {
     __m512i q[9];
     q[0] = column(x);
-    for (; ox + 4 <= r.out_w; ox += 4, x += 8, out += 4 * stride) {
-      __m512i acc[4];
+    for (; ox + 4 <= r.out_w; ox += 4, x += 8, out += 4 * stride, out_next += 4 * next_step) {
       for (int i = 1; i < 9; ++i) q[i] = column(x + i);
-      for (int i = 0; i < 4; ++i) acc[i] = pixel(q[2 * i], q[2 * i + 1], q[2 * i + 2]);
-      store_four(acc, out);
+      four(std::integral_constant<int, 2>{}, q, out, out_next);
       q[0] = q[8];
     }
-    for (; ox < r.out_w; ++ox, x += 2, out += stride) {
+    for (; ox < r.out_w; ++ox, x += 2, out += stride, out_next += next_step) {
       const __m512i q1 = column(x + 1);
       const __m512i q2 = column(x + 2);
-      store_one(pixel(q[0], q1, q2), out);
+      one(q[0], q1, q2, out, out_next);
       q[0] = q2;
     }
   }
 }
 
-template <bool kLeftShift, bool kAddZeroPoint>
+template <bool kLeftShift, bool kAddZeroPoint, bool kTwoRows>
 void RunRow3x3With(const QDwRow3x3& r) {
   int c0 = 0;
   for (; c0 + kRowBlock <= r.channels; c0 += kRowBlock) {
-    RowBlock3x3<kLeftShift, kAddZeroPoint, true>(r, c0, static_cast<__mmask16>(0xFFFF));
+    RowBlock3x3<kLeftShift, kAddZeroPoint, true, kTwoRows>(r, c0, static_cast<__mmask16>(0xFFFF));
   }
   if (c0 < r.channels) {
-    RowBlock3x3<kLeftShift, kAddZeroPoint, false>(
+    RowBlock3x3<kLeftShift, kAddZeroPoint, false, kTwoRows>(
         r, c0, static_cast<__mmask16>((1u << (r.channels - c0)) - 1));
   }
 }
 
-void RunRow3x3(const QDwRow3x3& r) {
+template <bool kTwoRows>
+void RunRow3x3Rows(const QDwRow3x3& r) {
   if (r.rq.zero_point_folded) {
-    r.rq.any_left_shift ? RunRow3x3With<true, false>(r) : RunRow3x3With<false, false>(r);
+    r.rq.any_left_shift ? RunRow3x3With<true, false, kTwoRows>(r)
+                        : RunRow3x3With<false, false, kTwoRows>(r);
   } else {
-    r.rq.any_left_shift ? RunRow3x3With<true, true>(r) : RunRow3x3With<false, true>(r);
+    r.rq.any_left_shift ? RunRow3x3With<true, true, kTwoRows>(r)
+                        : RunRow3x3With<false, true, kTwoRows>(r);
   }
+}
+
+void RunRow3x3(const QDwRow3x3& r) {
+  r.c_next != nullptr ? RunRow3x3Rows<true>(r) : RunRow3x3Rows<false>(r);
 }
 
 }  // namespace
