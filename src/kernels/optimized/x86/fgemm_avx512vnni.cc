@@ -6,57 +6,12 @@
 #include <cstdint>
 
 #include "kernels/optimized/fgemm/fgemm.h"
+#include "kernels/optimized/x86/fgemm_tile_rows.h"
 
 namespace octet::optimized {
 namespace {
 
-// How a tile names its rows (FGemmTile): evenly spaced from a0, a pointer per row plus the
-// tap offsets, or a pointer per tap and row. A template parameter, so that a kernel computes
-// its row pointers without testing the kind at every tap.
-enum class Rows { kUniform, kPerRow, kPerTap };
-
-Rows RowsOf(const FGemmTile& t) {
-  if (t.a0 != nullptr) return Rows::kUniform;
-  return t.tap_offsets != nullptr ? Rows::kPerRow : Rows::kPerTap;
-}
-
-// Rows first .. of a tile, for one pass of the kernel.
-template <Rows kRows>
-struct PassRows {
-  PassRows(const FGemmTile& t, int first)
-      : t(t),
-        a0(kRows == Rows::kUniform ? t.a0 + first * t.a_row_step : nullptr),
-        a(kRows == Rows::kUniform ? nullptr : t.a + first),
-        c0(kRows == Rows::kUniform ? t.c0 + first * t.c_row_step : nullptr),
-        c(t.c + first) {}
-  // Tap s of row m.
-  const float* Tap(int s, int m) const {
-    if constexpr (kRows == Rows::kUniform) return a0 + t.tap_offsets[s] + m * t.a_row_step;
-    if constexpr (kRows == Rows::kPerRow) return a[m] + t.tap_offsets[s];
-    return a[s * t.a_stride + m];
-  }
-  // Row m's output.
-  float* Out(int m) const {
-    if constexpr (kRows == Rows::kUniform) return c0 + m * t.c_row_step;
-    return c[m];
-  }
-  const FGemmTile& t;
-  const float* a0;
-  const float* const* a;
-  float* c0;
-  float* const* c;
-};
-
 constexpr int kNr = 16;
-
-// The tile's first weight (past the panel's bias and any skipped channels) and the weights
-// skipped after each tap (clipped windows; see FGemmTile::k_skip).
-static inline const float* FirstWeight(const FGemmTile& t) {
-  return t.w + static_cast<size_t>(kNr) * (1 + static_cast<size_t>(t.k_skip));
-}
-static inline size_t TapGap(const FGemmTile& t) {
-  return t.kc_stride > t.kc ? static_cast<size_t>(t.kc_stride - t.kc) * kNr : 0;
-}
 
 // A panel's row of outputs; whole panels take a plain store (masked stores cost several times
 // more on some cores: Zen 4 measured).
@@ -82,8 +37,8 @@ void Kernel(const FGemmTile& t, int first) {
 #pragma GCC unroll 16
     for (int m = 0; m < MR; ++m) acc[m][p] = bias;
   }
-  const float* w = FirstWeight(t);
-  const size_t tap_gap = TapGap(t);
+  const float* w = FirstWeight<kNr>(t);
+  const size_t tap_gap = TapGap<kNr>(t);
   for (int s = 0; s < ks; ++s) {
     const float* rows[MR];
 #pragma GCC unroll 16
@@ -140,8 +95,8 @@ void OneRow(const FGemmTile& t) {
     acc[0][p] = _mm512_loadu_ps(t.w + p * pstride);
     for (int u = 1; u < kSplit; ++u) acc[u][p] = _mm512_setzero_ps();
   }
-  const float* w = FirstWeight(t);
-  const size_t tap_gap = TapGap(t);
+  const float* w = FirstWeight<kNr>(t);
+  const size_t tap_gap = TapGap<kNr>(t);
   for (int s = 0; s < t.ks; ++s) {
     const float* row = r.Tap(s, 0);
     int k = 0;
@@ -177,45 +132,21 @@ void OneRow(const FGemmTile& t) {
   }
 }
 
-// count (1..MR) rows from row `first`, with the kernel compiled for that row count.
-template <int MR, int NP, Rows kRows>
-void FewRows(const FGemmTile& t, int first, int count) {
-  if constexpr (MR > 1) {
-    if (count < MR) return FewRows<MR - 1, NP, kRows>(t, first, count);
+struct Kernels {
+  static constexpr int kNr = octet::optimized::kNr;
+  static constexpr int kPass = kRowsPerPass;
+  template <int MR, int NP, Rows kRows>
+  static void Pass(const FGemmTile& t, int first) {
+    Kernel<MR, NP, kRows>(t, first);
   }
-  Kernel<MR, NP, kRows>(t, first);
-}
-
-// The tile's rows in passes of kRowsPerPass (uniform-row tiles may hold any number of rows:
-// a whole output row of a convolution or a task's rows of a plain GEMM, in one call).
-template <int NP, Rows kRows>
-void Passes(const FGemmTile& t) {
-  int first = 0;
-  for (; t.mr - first >= kRowsPerPass; first += kRowsPerPass)
-    Kernel<kRowsPerPass, NP, kRows>(t, first);
-  if (first < t.mr) FewRows<kRowsPerPass - 1, NP, kRows>(t, first, t.mr - first);
-}
-
-template <Rows kRows>
-void RunRows(const FGemmTile& t) {
-  if (t.mr == 1 && t.split_k) return t.nc > kNr ? OneRow<2, kRows>(t) : OneRow<1, kRows>(t);
-  if (t.nc > kNr) return Passes<2, kRows>(t);
-  Passes<1, kRows>(t);
-}
-
-void Run(const FGemmTile& t) {
-  switch (RowsOf(t)) {
-    case Rows::kUniform:
-      return RunRows<Rows::kUniform>(t);
-    case Rows::kPerRow:
-      return RunRows<Rows::kPerRow>(t);
-    case Rows::kPerTap:
-      return RunRows<Rows::kPerTap>(t);
+  template <int NP, Rows kRows>
+  static void OneRow(const FGemmTile& t) {
+    octet::optimized::OneRow<NP, kRows>(t);
   }
-}
+};
 
 }  // namespace
 
-const FGemmKernel kFGemmAvx512 = {"fgemm_avx512_16x32", 16, kNr, 2, &Run};
+const FGemmKernel kFGemmAvx512 = {"fgemm_avx512_16x32", 16, kNr, 2, &TileRows<Kernels>::Run};
 
 }  // namespace octet::optimized
