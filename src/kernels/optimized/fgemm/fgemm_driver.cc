@@ -144,13 +144,12 @@ struct BorderRuns {
     return {oy, column < left ? column : split.ox_hi + (column - left),
             std::min(limit, split.oy_hi - oy), true};
   }
-  // Corner pixel j of an image (j < corners()).
+  // Corner pixel j of an image (j < (top + bottom) * (left + right)).
   Pixel Corner(int b, int j) const {
     const int row = j / (left + right), column = j % (left + right);
     return {b, row < top ? row : split.oy_hi + (row - top),
             column < left ? column : split.ox_hi + (column - left)};
   }
-  int corners() const { return (top + bottom) * (left + right); }
 
   const PixelSplit& split;
   int top, bottom, left, right, middle_w, middle_h;
