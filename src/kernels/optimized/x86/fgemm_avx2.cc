@@ -23,58 +23,23 @@ static inline void StorePartial(float* c, __m256 v, int columns) {
   for (int j = 0; j < columns; ++j) c[j] = lanes[j];
 }
 
-// Rows first .. first + MR - 1 of the tile.
-template <int MR, int NP, Rows kRows>
-void Kernel(const FGemmTile& t, int first) {
-  const PassRows<kRows> r(t, first);
-  const int kc = t.kc;
-  const int ks = t.ks;
-  const size_t pstride = t.panel_floats;
-  __m256 acc[MR][NP];
-#pragma GCC unroll 2
-  for (int p = 0; p < NP; ++p) {
-    const __m256 bias = _mm256_loadu_ps(t.w + p * pstride);
-#pragma GCC unroll 6
-    for (int m = 0; m < MR; ++m) acc[m][p] = bias;
-  }
-  const float* w = FirstWeight<kNr>(t);
-  const size_t tap_gap = TapGap<kNr>(t);
-  for (int s = 0; s < ks; ++s) {
-    const float* rows[MR];
-#pragma GCC unroll 6
-    for (int m = 0; m < MR; ++m) rows[m] = r.Tap(s, m);
-    for (int k = 0; k < kc; ++k, w += kNr) {
-      __m256 wv[NP];
-#pragma GCC unroll 2
-      for (int p = 0; p < NP; ++p) wv[p] = _mm256_loadu_ps(w + p * pstride);
-#pragma GCC unroll 6
-      for (int m = 0; m < MR; ++m) {
-        const __m256 x = _mm256_broadcast_ss(rows[m] + k);
-#pragma GCC unroll 2
-        for (int p = 0; p < NP; ++p) acc[m][p] = _mm256_fmadd_ps(x, wv[p], acc[m][p]);
-      }
-    }
-    w += tap_gap;
-  }
-  const __m256 lo = _mm256_set1_ps(t.act_min);
-  const __m256 hi = _mm256_set1_ps(t.act_max);
-#pragma GCC unroll 2
-  for (int p = 0; p < NP; ++p) {
-    const int columns = t.nc - p * kNr;
-#pragma GCC unroll 6
-    for (int m = 0; m < MR; ++m) {
-      // Bound first: min/max return their second operand when one is NaN, so a NaN sum
-      // stays NaN as in the reference.
-      const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[m][p]));
-      float* c = r.Out(m) + p * kNr;
-      if (columns >= kNr) {
-        _mm256_storeu_ps(c, y);
-      } else {
-        StorePartial(c, y, columns);
-      }
+// 8 columns per vector. Bound first in Clamp: min/max return their second operand when one
+// is NaN, so a NaN sum stays NaN as in the reference.
+struct Ymm {
+  using Vec = __m256;
+  static Vec Load(const float* p) { return _mm256_loadu_ps(p); }
+  static Vec Broadcast(const float* p) { return _mm256_broadcast_ss(p); }
+  static Vec Set1(float v) { return _mm256_set1_ps(v); }
+  static Vec Fmadd(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+  static Vec Clamp(Vec x, Vec lo, Vec hi) { return _mm256_min_ps(hi, _mm256_max_ps(lo, x)); }
+  static void Store(float* c, int columns, Vec y) {
+    if (columns >= kNr) {
+      _mm256_storeu_ps(c, y);
+    } else {
+      StorePartial(c, y, columns);
     }
   }
-}
+};
 
 // A one-row GEMM (FULLY_CONNECTED with batch 1; see FGemmTile::split_k): with a single accumulator
 // per panel every FMA waits for the previous one (4 cycles), so four accumulators take every fourth
@@ -122,14 +87,7 @@ void OneRow(const FGemmTile& t) {
   for (int p = 0; p < NP; ++p) {
     const __m256 sum =
         _mm256_add_ps(_mm256_add_ps(acc[0][p], acc[1][p]), _mm256_add_ps(acc[2][p], acc[3][p]));
-    const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, sum));
-    const int columns = t.nc - p * kNr;
-    float* c = r.Out(0) + p * kNr;
-    if (columns >= kNr) {
-      _mm256_storeu_ps(c, y);
-    } else {
-      StorePartial(c, y, columns);
-    }
+    Ymm::Store(r.Out(0) + p * kNr, t.nc - p * kNr, Ymm::Clamp(sum, lo, hi));
   }
 }
 
@@ -138,7 +96,7 @@ struct Kernels {
   static constexpr int kPass = kMr;
   template <int MR, int NP, Rows kRows>
   static void Pass(const FGemmTile& t, int first) {
-    Kernel<MR, NP, kRows>(t, first);
+    FmaTile<Ymm, kNr, MR, NP, kRows>(t, first);
   }
   template <int NP, Rows kRows>
   static void OneRow(const FGemmTile& t) {

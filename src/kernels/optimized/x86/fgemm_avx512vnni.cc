@@ -1,4 +1,4 @@
-// float32 GEMM micro-kernel for AVX-512 (the avx512vnni path; it uses only AVX-512F): tiles
+// float32 GEMM micro-kernel for AVX-512 (the avx512vnni path; it uses AVX-512F and VL): tiles
 // of 16 rows x 2 panels of 16 columns, computed as passes of 8 rows (16 zmm accumulators),
 // one FMA per row, panel and channel with the row's value broadcast from memory.
 #include <immintrin.h>
@@ -13,103 +13,47 @@ namespace {
 
 constexpr int kNr = 16;
 
-// A panel's row of outputs; whole panels take a plain store (masked stores cost several times
+// 16 columns per vector. Whole panels take a plain store (masked stores cost several times
 // more on some cores: Zen 4 measured).
-static inline void StoreColumns(float* c, int columns, __m512 y) {
-  if (columns >= kNr) {
-    _mm512_storeu_ps(c, y);
-  } else {
-    _mm512_mask_storeu_ps(c, static_cast<__mmask16>((1u << columns) - 1), y);
+struct Zmm {
+  using Vec = __m512;
+  static Vec Load(const float* p) { return _mm512_loadu_ps(p); }
+  static Vec Broadcast(const float* p) { return _mm512_set1_ps(*p); }
+  static Vec Set1(float v) { return _mm512_set1_ps(v); }
+  static Vec Fmadd(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
+  // Bound first: min/max return their second operand when one is NaN, so a NaN sum stays NaN
+  // as in the reference. (maskz forms: GCC 12's plain ones warn about their source.)
+  static Vec Clamp(Vec x, Vec lo, Vec hi) {
+    return _mm512_maskz_min_ps(0xFFFF, hi, _mm512_maskz_max_ps(0xFFFF, lo, x));
   }
-}
-
-// Rows first .. first + MR - 1 of the tile.
-template <int MR, int NP, Rows kRows>
-void Kernel(const FGemmTile& t, int first) {
-  const PassRows<kRows> r(t, first);
-  const int kc = t.kc;
-  const int ks = t.ks;
-  const size_t pstride = t.panel_floats;
-  __m512 acc[MR][NP];
-#pragma GCC unroll 2
-  for (int p = 0; p < NP; ++p) {
-    const __m512 bias = _mm512_loadu_ps(t.w + p * pstride);
-#pragma GCC unroll 16
-    for (int m = 0; m < MR; ++m) acc[m][p] = bias;
-  }
-  const float* w = FirstWeight<kNr>(t);
-  const size_t tap_gap = TapGap<kNr>(t);
-  for (int s = 0; s < ks; ++s) {
-    const float* rows[MR];
-#pragma GCC unroll 16
-    for (int m = 0; m < MR; ++m) rows[m] = r.Tap(s, m);
-    for (int k = 0; k < kc; ++k, w += kNr) {
-      __m512 wv[NP];
-#pragma GCC unroll 2
-      for (int p = 0; p < NP; ++p) wv[p] = _mm512_loadu_ps(w + p * pstride);
-#pragma GCC unroll 16
-      for (int m = 0; m < MR; ++m) {
-        const __m512 x = _mm512_set1_ps(rows[m][k]);
-#pragma GCC unroll 2
-        for (int p = 0; p < NP; ++p) acc[m][p] = _mm512_fmadd_ps(x, wv[p], acc[m][p]);
-      }
-    }
-    w += tap_gap;
-  }
-  const __m512 lo = _mm512_set1_ps(t.act_min);
-  const __m512 hi = _mm512_set1_ps(t.act_max);
-#pragma GCC unroll 2
-  for (int p = 0; p < NP; ++p) {
-    const int columns = t.nc - p * kNr;
-#pragma GCC unroll 16
-    for (int m = 0; m < MR; ++m) {
-      // Bound first: min/max return their second operand when one is NaN, so a NaN sum stays
-      // NaN as in the reference. (maskz forms: GCC 12's plain ones warn about their source.)
-      const __m512 y = _mm512_maskz_min_ps(0xFFFF, hi, _mm512_maskz_max_ps(0xFFFF, lo, acc[m][p]));
-      StoreColumns(r.Out(m) + p * kNr, columns, y);
-    }
-  }
-}
-
-// A tile of at most 8 columns (one panel, half of it padding): 256-bit FMAs on the panel's
-// first 8 columns. Cores with 256-bit FMA units (Zen 4) issue two of them per cycle where they
-// issue one 512-bit FMA, so an 8-channel layer (VWW's first) does its products in half the
-// cycles; the same products in the same order as Kernel, so the same bits.
-template <int MR, Rows kRows>
-void KernelHalf(const FGemmTile& t, int first) {
-  const PassRows<kRows> r(t, first);
-  const int kc = t.kc;
-  const int ks = t.ks;
-  __m256 acc[MR];
-  const __m256 bias = _mm256_loadu_ps(t.w);
-#pragma GCC unroll 16
-  for (int m = 0; m < MR; ++m) acc[m] = bias;
-  const float* w = FirstWeight<kNr>(t);
-  const size_t tap_gap = TapGap<kNr>(t);
-  for (int s = 0; s < ks; ++s) {
-    const float* rows[MR];
-#pragma GCC unroll 16
-    for (int m = 0; m < MR; ++m) rows[m] = r.Tap(s, m);
-    for (int k = 0; k < kc; ++k, w += kNr) {
-      const __m256 wv = _mm256_loadu_ps(w);
-#pragma GCC unroll 16
-      for (int m = 0; m < MR; ++m) acc[m] = _mm256_fmadd_ps(_mm256_set1_ps(rows[m][k]), wv, acc[m]);
-    }
-    w += tap_gap;
-  }
-  const __m256 lo = _mm256_set1_ps(t.act_min);
-  const __m256 hi = _mm256_set1_ps(t.act_max);
-  const int columns = t.nc;
-#pragma GCC unroll 16
-  for (int m = 0; m < MR; ++m) {
-    const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[m]));  // NaN stays, as above
-    if (columns >= kNr / 2) {
-      _mm256_storeu_ps(r.Out(m), y);
+  static void Store(float* c, int columns, Vec y) {
+    if (columns >= kNr) {
+      _mm512_storeu_ps(c, y);
     } else {
-      _mm256_mask_storeu_ps(r.Out(m), static_cast<__mmask8>((1u << columns) - 1), y);
+      _mm512_mask_storeu_ps(c, static_cast<__mmask16>((1u << columns) - 1), y);
     }
   }
-}
+};
+
+// A tile of at most 8 columns (one panel, half of it padding) on the panel's first 8 columns
+// with 256-bit FMAs: cores with 256-bit FMA units (Zen 4) issue two of them per cycle where
+// they issue one 512-bit FMA, so an 8-channel layer (VWW's first) does its products in half
+// the cycles; the same products in the same order, so the same bits.
+struct HalfZmm {
+  using Vec = __m256;
+  static Vec Load(const float* p) { return _mm256_loadu_ps(p); }
+  static Vec Broadcast(const float* p) { return _mm256_set1_ps(*p); }
+  static Vec Set1(float v) { return _mm256_set1_ps(v); }
+  static Vec Fmadd(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+  static Vec Clamp(Vec x, Vec lo, Vec hi) { return _mm256_min_ps(hi, _mm256_max_ps(lo, x)); }
+  static void Store(float* c, int columns, Vec y) {
+    if (columns >= kNr / 2) {
+      _mm256_storeu_ps(c, y);
+    } else {
+      _mm256_mask_storeu_ps(c, static_cast<__mmask8>((1u << columns) - 1), y);
+    }
+  }
+};
 
 // Rows per pass: more than 8 rows need more row pointers than the registers left, and the
 // compiler parks some in vector registers, moved back on every k step. A 16-row tile runs
@@ -167,8 +111,7 @@ void OneRow(const FGemmTile& t) {
     if (columns <= 0) break;
     const __m512 sum =
         _mm512_add_ps(_mm512_add_ps(acc[0][p], acc[1][p]), _mm512_add_ps(acc[2][p], acc[3][p]));
-    const __m512 y = _mm512_maskz_min_ps(0xFFFF, hi, _mm512_maskz_max_ps(0xFFFF, lo, sum));
-    StoreColumns(r.Out(0) + p * kNr, columns, y);
+    Zmm::Store(r.Out(0) + p * kNr, columns, Zmm::Clamp(sum, lo, hi));
   }
 }
 
@@ -178,9 +121,9 @@ struct Kernels {
   template <int MR, int NP, Rows kRows>
   static void Pass(const FGemmTile& t, int first) {
     if constexpr (NP == 1) {
-      if (t.nc <= kNr / 2) return KernelHalf<MR, kRows>(t, first);
+      if (t.nc <= kNr / 2) return FmaTile<HalfZmm, kNr, MR, 1, kRows>(t, first);
     }
-    Kernel<MR, NP, kRows>(t, first);
+    FmaTile<Zmm, kNr, MR, NP, kRows>(t, first);
   }
   template <int NP, Rows kRows>
   static void OneRow(const FGemmTile& t) {

@@ -60,6 +60,55 @@ size_t TapGap(const FGemmTile& t) {
   return t.kc_stride > t.kc ? static_cast<size_t>(t.kc_stride - t.kc) * kNr : 0;
 }
 
+// The FMA loop of every x86 kernel: rows first .. first + MR - 1 of the tile by NP panels
+// whose channels lie kNr floats apart in the packing, the first V::kLanes columns of each
+// panel computed (the AVX-512 unit's 8-column tiles use half of its 16-column panels). One
+// FMA per row, panel and channel with the row's value broadcast. V supplies the vector type
+// Vec and Load, Broadcast (one float from memory), Set1, Fmadd, Clamp and Store (a panel's
+// row of `columns` outputs, all lanes or fewer).
+template <class V, int kNr, int MR, int NP, Rows kRows>
+void FmaTile(const FGemmTile& t, int first) {
+  using Vec = typename V::Vec;
+  const PassRows<kRows> r(t, first);
+  const int kc = t.kc;
+  const int ks = t.ks;
+  const size_t pstride = t.panel_floats;
+  Vec acc[MR][NP];
+#pragma GCC unroll 2
+  for (int p = 0; p < NP; ++p) {
+    const Vec bias = V::Load(t.w + p * pstride);
+#pragma GCC unroll 16
+    for (int m = 0; m < MR; ++m) acc[m][p] = bias;
+  }
+  const float* w = FirstWeight<kNr>(t);
+  const size_t tap_gap = TapGap<kNr>(t);
+  for (int s = 0; s < ks; ++s) {
+    const float* rows[MR];
+#pragma GCC unroll 16
+    for (int m = 0; m < MR; ++m) rows[m] = r.Tap(s, m);
+    for (int k = 0; k < kc; ++k, w += kNr) {
+      Vec wv[NP];
+#pragma GCC unroll 2
+      for (int p = 0; p < NP; ++p) wv[p] = V::Load(w + p * pstride);
+#pragma GCC unroll 16
+      for (int m = 0; m < MR; ++m) {
+        const Vec x = V::Broadcast(rows[m] + k);
+#pragma GCC unroll 2
+        for (int p = 0; p < NP; ++p) acc[m][p] = V::Fmadd(x, wv[p], acc[m][p]);
+      }
+    }
+    w += tap_gap;
+  }
+  const Vec lo = V::Set1(t.act_min);
+  const Vec hi = V::Set1(t.act_max);
+#pragma GCC unroll 2
+  for (int p = 0; p < NP; ++p) {
+    const int columns = t.nc - p * kNr;
+#pragma GCC unroll 16
+    for (int m = 0; m < MR; ++m) V::Store(r.Out(m) + p * kNr, columns, V::Clamp(acc[m][p], lo, hi));
+  }
+}
+
 // A tile's rows to the ISA's kernels. `Kernels` provides kNr (columns per panel), kPass (rows
 // per pass) and two function templates: Pass<MR, NP, kRows>(t, first), rows first ..
 // first + MR - 1 by NP panels, and OneRow<NP, kRows>(t), a one-row GEMM that may split its sums.
