@@ -22,8 +22,8 @@ int64_t BorderPixels(const Window2D& s);
 size_t PaddedImageElements(const Window2D& s);
 
 // Whether a GEMM convolution gains from the padded copy: a quarter or more of its pixels are
-// border ones, or a sixteenth when `border_gathers` (border pixels lose the row taps or
-// gather their filter rows; not for a 224x224 first layer's 2%, a 150 KB copy per invoke).
+// border ones, or a sixteenth when `border_gathers` (the int8 GEMM's border pixels gather
+// their filter rows; not for a 224x224 first layer's 2%, a 150 KB copy per invoke).
 bool PaddedCopyPays(const Window2D& s, bool border_gathers);
 
 // Writes the padded copy (PaddedWindow(s) per image) into `padded`: `fill` outside the image,

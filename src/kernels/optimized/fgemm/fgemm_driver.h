@@ -28,15 +28,18 @@ struct FloatClamp {
 };
 
 // Floats of the zero-bordered copy of the input that RunFGemmConv may use, or 0 when copying
-// would not pay. With the copy every pixel has its window inside the image: no border tiles,
-// which cannot use row taps (a 3-channel first layer ran 1.5x slower than with the copy) and
-// fill a pointer per tap and row; without it, no copy of about the input's size per invoke
-// (measured the dearer of the two on 3x3 layers with 12% border pixels).
+// would not pay. Row-tap convolutions never copy (their border pixels run clipped windows);
+// the others copy when a quarter or more of the pixels are border ones, whose tiles would
+// fill a pointer per tap and row (without the copy, no copy of about the input's size per
+// invoke: measured the dearer of the two on 3x3 layers with 12% border pixels).
 size_t FConvPaddedInputFloats(const FGemmPacked& packed, const FConvShape& shape);
 
 // output[b, oy, ox, :] for every output pixel; `zero_row` holds packed.kc (in_c) zeros, the
 // padding tap. Pixels whose window lies inside the image run in tiles of their own (one add
-// per tap to fill, row taps where the packing chose them); the rest point padding at zero_row.
+// per tap to fill, row taps where the packing chose them). Border pixels of row-tap
+// convolutions run in runs of clipped windows that skip the padding taps (FGemmTile::k_skip),
+// their corners and the other convolutions' border pixels with padding taps at zero_row: the
+// same nonzero products in the same order as over a zero-padded input, so the same results.
 // With `padded_input` (FConvPaddedInputFloats floats; pass it only where that is not 0) the
 // input is first copied into it inside a border of zeros, and every pixel runs as an interior
 // one: the same products and sums in the same order, so the same results.
