@@ -45,6 +45,22 @@ struct ConvCase {
   }
 };
 
+// A fused ADD (FGemmResidual): `run(residual, output)` must give, bit for bit, the unfused
+// output `got` plus the residual, clamped by the ADD's activation, as the ADD computes it.
+template <typename Run>
+void ExpectFusedAddMatches(const std::vector<float>& got, std::mt19937& rng, const Run& run) {
+  const auto values = RandomFloats(rng, got.size(), -2.f, 2.f);
+  const FGemmResidual residual{values.data(), RandomClamp(rng)};
+  std::vector<float> fused(got.size(), std::nanf(""));
+  run(residual, fused.data());
+  for (size_t i = 0; i < got.size(); ++i) {
+    const float want =
+        std::min(std::max(got[i] + values[i], residual.clamp.min), residual.clamp.max);
+    ASSERT_EQ(std::memcmp(&want, &fused[i], sizeof(float)), 0)
+        << "output " << i << " fused " << fused[i] << " want " << want;
+  }
+}
+
 ConvCase RandomConv(std::mt19937& rng) {
   auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % (hi - lo + 1)); };
   ConvCase c;
@@ -121,6 +137,10 @@ void CheckConv(const ConvCase& c, const FGemmKernel& kernel, std::mt19937& rng) 
         got, want,
         std::string(kernel.name) + " threads " + std::to_string(threads) + ": " + c.Describe());
     if (::testing::Test::HasFatalFailure()) return;
+    ExpectFusedAddMatches(got, rng, [&](const FGemmResidual& r, float* out) {
+      RunFGemmConv(packed, s, input.data(), zero_row.data(), clamp, out, &pool, nullptr, &r);
+    });
+    if (::testing::Test::HasFatalFailure()) return;
     // The same bits as the VALID convolution of the input zero-padded by hand (PAD + conv,
     // which `octet fuse`'s fold-pad replaces by this one): clipped border windows, tables with
     // padding taps and the driver's own padded copy all add the same nonzero products in the
@@ -182,9 +202,14 @@ void CheckRows(int rows, int depth, int units, size_t row_stride, const FGemmKer
     ThreadPool pool(threads);
     std::vector<float> got(want.size(), std::nanf(""));
     RunFGemmRows(packed, rows, input.data(), row_stride, clamp, got.data(), &pool);
-    ExpectWithin(got, want,
-                 std::string(kernel.name) + " rows " + std::to_string(rows) + " depth " +
-                     std::to_string(depth) + " units " + std::to_string(units));
+    const std::string label = std::string(kernel.name) + " rows " + std::to_string(rows) +
+                              " depth " + std::to_string(depth) + " units " + std::to_string(units);
+    ExpectWithin(got, want, label);
+    if (::testing::Test::HasFatalFailure()) return;
+    SCOPED_TRACE(label + " fused add");
+    ExpectFusedAddMatches(got, rng, [&](const FGemmResidual& r, float* out) {
+      RunFGemmRows(packed, rows, input.data(), row_stride, clamp, out, &pool, &r);
+    });
     if (::testing::Test::HasFatalFailure()) return;
   }
 }

@@ -44,6 +44,12 @@ struct FGemmTile {
   float* const* c = nullptr;
   float act_min = 0.f;  // fused activation clamp
   float act_max = 0.f;
+  // A following same-shape ADD fused into this GEMM (see FGemmResidual): when set, the output
+  // at out becomes clamp(clamped sum + residual[out - c_base], residual_min, residual_max).
+  const float* residual = nullptr;
+  const float* c_base = nullptr;  // the output array the residual is laid out like
+  float residual_min = 0.f;
+  float residual_max = 0.f;
   // The whole GEMM is this one row (a batch-1 FULLY_CONNECTED): the kernel may split the k
   // sum into partial sums. Elsewhere a row's bits must not depend on which tile it falls in
   // (a convolution cuts interior and border pixels into tiles differently from the same

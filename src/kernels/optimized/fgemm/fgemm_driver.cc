@@ -177,8 +177,10 @@ struct TileShape {
 
 // One kernel call: the tile's rows (table: tap-major, kernel.mr rows per tap; outputs already
 // at column col0) by the column block starting at col0.
+// `output`: the GEMM's whole output (column 0 of row 0), which a residual is laid out like.
 void RunTile(const FGemmPacked& packed, const TileShape& shape, const float* const* table,
-             float* const* outputs, int col0, FloatClamp clamp, bool split_k) {
+             float* const* outputs, int col0, FloatClamp clamp, bool split_k,
+             const FGemmResidual* residual, const float* output) {
   const FGemmKernel& k = *packed.kernel;
   FGemmTile t;
   t.mr = shape.rows;
@@ -200,6 +202,12 @@ void RunTile(const FGemmPacked& packed, const TileShape& shape, const float* con
   t.act_min = clamp.min;
   t.act_max = clamp.max;
   t.split_k = split_k;
+  if (residual != nullptr) {
+    t.residual = residual->values;
+    t.c_base = output;
+    t.residual_min = residual->clamp.min;
+    t.residual_max = residual->clamp.max;
+  }
   k.run(t);
 }
 
@@ -211,7 +219,7 @@ void RunTile(const FGemmPacked& packed, const TileShape& shape, const float* con
 // split its sums (FGemmTile::split_k).
 template <typename Fill>
 void Run(const FGemmPacked& packed, int rows, FloatClamp clamp, ThreadPool* pool, const Fill& fill,
-         bool dense = false) {
+         const FGemmResidual* residual, const float* output, bool dense = false) {
   if (rows <= 0 || packed.n <= 0) return;  // an empty tensor: nothing to compute
   const FGemmKernel& k = *packed.kernel;
   const int mr = k.mr;
@@ -233,7 +241,8 @@ void Run(const FGemmPacked& packed, int rows, FloatClamp clamp, ThreadPool* pool
         if (shape.c0 == nullptr) {
           for (int i = 0; i < shape.rows; ++i) tile_output[i] = row_output[i] + col0;
         }
-        RunTile(packed, shape, table, tile_output, col0, clamp, dense && rows == 1);
+        RunTile(packed, shape, table, tile_output, col0, clamp, dense && rows == 1, residual,
+                output);
       }
     }
   });
@@ -254,10 +263,11 @@ size_t FConvPaddedInputFloats(const FGemmPacked& packed, const FConvShape& s) {
 
 void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const float* input,
                   const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool,
-                  float* padded_input) {
+                  float* padded_input, const FGemmResidual* residual) {
   if (padded_input != nullptr) {
     PadImage(shape, input, 0.f, padded_input, pool);
-    RunFGemmConv(packed, PaddedWindow(shape), padded_input, zero_row, clamp, output, pool);
+    RunFGemmConv(packed, PaddedWindow(shape), padded_input, zero_row, clamp, output, pool, nullptr,
+                 residual);
     return;
   }
   const FConvShape& s = shape;
@@ -308,7 +318,8 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const floa
     shape.c_row_step = out_stride;
     return shape;
   };
-  Run(packed, rows, clamp, pool,
+  Run(
+      packed, rows, clamp, pool,
       [&](int row0, int limit, const float** table, float** row_output) -> TileShape {
         if (row0 < interior_rows) {
           const int left = std::min(limit, split.interior() - row0);
@@ -403,11 +414,13 @@ void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const floa
           row_output[i] = output + PixelIndex(s, p) * n;
         }
         return TileShape{count, packed.ks, packed.kc};
-      });
+      },
+      residual, output);
 }
 
 void RunFGemmRows(const FGemmPacked& packed, int rows, const float* input, size_t row_stride,
-                  FloatClamp clamp, float* output, ThreadPool* pool) {
+                  FloatClamp clamp, float* output, ThreadPool* pool,
+                  const FGemmResidual* residual) {
   const size_t n = static_cast<size_t>(packed.n);
   const FGemmKernel& k = *packed.kernel;
   if (rows > 0 && rows <= k.mr && packed.n > 0 && packed.n <= k.nr * k.max_panels) {
@@ -419,7 +432,8 @@ void RunFGemmRows(const FGemmPacked& packed, int rows, const float* input, size_
       table[i] = input + static_cast<size_t>(i) * row_stride;
       row_output[i] = output + static_cast<size_t>(i) * n;
     }
-    RunTile(packed, TileShape{rows, 1, packed.kc}, table, row_output, 0, clamp, rows == 1);
+    RunTile(packed, TileShape{rows, 1, packed.kc}, table, row_output, 0, clamp, rows == 1, residual,
+            output);
     return;
   }
   Run(
@@ -434,7 +448,7 @@ void RunFGemmRows(const FGemmPacked& packed, int rows, const float* input, size_
         shape.c_row_step = n;
         return shape;
       },
-      /*dense=*/true);
+      residual, output, /*dense=*/true);
 }
 
 }  // namespace octet::optimized

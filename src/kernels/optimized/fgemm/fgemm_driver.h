@@ -27,6 +27,14 @@ struct FloatClamp {
   float max;
 };
 
+// A same-shape ADD fused into the GEMM (a residual connection): every output becomes
+// clamp(output + values[same index], clamp.min, clamp.max) after its own clamp, the bits the
+// ADD would compute from the GEMM's output (FGemmTile::residual).
+struct FGemmResidual {
+  const float* values = nullptr;  // laid out as the output
+  FloatClamp clamp{0.f, 0.f};
+};
+
 // Floats of the zero-bordered copy of the input that RunFGemmConv may use, or 0 when copying
 // would not pay. Row-tap convolutions never copy (their border pixels run clipped windows);
 // the others copy when a quarter or more of the pixels are border ones, whose tiles would
@@ -43,12 +51,14 @@ size_t FConvPaddedInputFloats(const FGemmPacked& packed, const FConvShape& shape
 // With `padded_input` (FConvPaddedInputFloats floats; pass it only where that is not 0) the
 // input is first copied into it inside a border of zeros, and every pixel runs as an interior
 // one: the same products and sums in the same order, so the same results.
+// `residual` (may be null): a fused ADD.
 void RunFGemmConv(const FGemmPacked& packed, const FConvShape& shape, const float* input,
                   const float* zero_row, FloatClamp clamp, float* output, ThreadPool* pool,
-                  float* padded_input = nullptr);
+                  float* padded_input = nullptr, const FGemmResidual* residual = nullptr);
 
 // output[r, :] = GEMM of input row r (kc floats at input + r * row_stride), r in [0, rows).
 void RunFGemmRows(const FGemmPacked& packed, int rows, const float* input, size_t row_stride,
-                  FloatClamp clamp, float* output, ThreadPool* pool);
+                  FloatClamp clamp, float* output, ThreadPool* pool,
+                  const FGemmResidual* residual = nullptr);
 
 }  // namespace octet::optimized

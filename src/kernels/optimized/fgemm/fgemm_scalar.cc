@@ -54,6 +54,12 @@ void Kernel(const FGemmTile& t, int first) {
   for (int m = 0; m < MR; ++m) {
     float* c = OutRow(t, first + m);
     for (int j = 0; j < columns; ++j) c[j] = std::min(std::max(acc[m][j], t.act_min), t.act_max);
+    if (t.residual != nullptr) {  // a fused ADD (FGemmTile::residual)
+      const float* r = t.residual + (c - t.c_base);
+      for (int j = 0; j < columns; ++j) {
+        c[j] = std::min(std::max(c[j] + r[j], t.residual_min), t.residual_max);
+      }
+    }
   }
 }
 

@@ -31,6 +31,7 @@ struct Ymm {
   static Vec Broadcast(const float* p) { return _mm256_broadcast_ss(p); }
   static Vec Set1(float v) { return _mm256_set1_ps(v); }
   static Vec Fmadd(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+  static Vec Add(Vec a, Vec b) { return _mm256_add_ps(a, b); }
   static Vec Clamp(Vec x, Vec lo, Vec hi) { return _mm256_min_ps(hi, _mm256_max_ps(lo, x)); }
   static void Store(float* c, int columns, Vec y) {
     if (columns >= kNr) {
@@ -38,6 +39,12 @@ struct Ymm {
     } else {
       StorePartial(c, y, columns);
     }
+  }
+  static Vec LoadColumns(const float* c, int columns) {
+    if (columns >= kNr) return _mm256_loadu_ps(c);
+    alignas(32) float lanes[kNr] = {};
+    for (int j = 0; j < columns; ++j) lanes[j] = c[j];
+    return _mm256_load_ps(lanes);
   }
 };
 
@@ -87,7 +94,7 @@ void OneRow(const FGemmTile& t) {
   for (int p = 0; p < NP; ++p) {
     const __m256 sum =
         _mm256_add_ps(_mm256_add_ps(acc[0][p], acc[1][p]), _mm256_add_ps(acc[2][p], acc[3][p]));
-    Ymm::Store(r.Out(0) + p * kNr, t.nc - p * kNr, Ymm::Clamp(sum, lo, hi));
+    StoreOutput<Ymm>(t, r.Out(0) + p * kNr, t.nc - p * kNr, Ymm::Clamp(sum, lo, hi));
   }
 }
 

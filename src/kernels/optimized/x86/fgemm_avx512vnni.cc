@@ -21,6 +21,7 @@ struct Zmm {
   static Vec Broadcast(const float* p) { return _mm512_set1_ps(*p); }
   static Vec Set1(float v) { return _mm512_set1_ps(v); }
   static Vec Fmadd(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
+  static Vec Add(Vec a, Vec b) { return _mm512_add_ps(a, b); }
   // Bound first: min/max return their second operand when one is NaN, so a NaN sum stays NaN
   // as in the reference. (maskz forms: GCC 12's plain ones warn about their source.)
   static Vec Clamp(Vec x, Vec lo, Vec hi) {
@@ -32,6 +33,10 @@ struct Zmm {
     } else {
       _mm512_mask_storeu_ps(c, static_cast<__mmask16>((1u << columns) - 1), y);
     }
+  }
+  static Vec LoadColumns(const float* c, int columns) {
+    if (columns >= kNr) return _mm512_loadu_ps(c);
+    return _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << columns) - 1), c);
   }
 };
 
@@ -45,6 +50,7 @@ struct HalfZmm {
   static Vec Broadcast(const float* p) { return _mm256_set1_ps(*p); }
   static Vec Set1(float v) { return _mm256_set1_ps(v); }
   static Vec Fmadd(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+  static Vec Add(Vec a, Vec b) { return _mm256_add_ps(a, b); }
   static Vec Clamp(Vec x, Vec lo, Vec hi) { return _mm256_min_ps(hi, _mm256_max_ps(lo, x)); }
   static void Store(float* c, int columns, Vec y) {
     if (columns >= kNr / 2) {
@@ -52,6 +58,10 @@ struct HalfZmm {
     } else {
       _mm256_mask_storeu_ps(c, static_cast<__mmask8>((1u << columns) - 1), y);
     }
+  }
+  static Vec LoadColumns(const float* c, int columns) {
+    if (columns >= kNr / 2) return _mm256_loadu_ps(c);
+    return _mm256_maskz_loadu_ps(static_cast<__mmask8>((1u << columns) - 1), c);
   }
 };
 
@@ -111,7 +121,7 @@ void OneRow(const FGemmTile& t) {
     if (columns <= 0) break;
     const __m512 sum =
         _mm512_add_ps(_mm512_add_ps(acc[0][p], acc[1][p]), _mm512_add_ps(acc[2][p], acc[3][p]));
-    Zmm::Store(r.Out(0) + p * kNr, columns, Zmm::Clamp(sum, lo, hi));
+    StoreOutput<Zmm>(t, r.Out(0) + p * kNr, columns, Zmm::Clamp(sum, lo, hi));
   }
 }
 

@@ -60,12 +60,23 @@ size_t TapGap(const FGemmTile& t) {
   return t.kc_stride > t.kc ? static_cast<size_t>(t.kc_stride - t.kc) * kNr : 0;
 }
 
+// Stores a panel's row of `columns` outputs at out, y already clamped; with a fused residual
+// (FGemmTile::residual) it is added first and the sum clamped again, as the ADD would.
+template <class V>
+void StoreOutput(const FGemmTile& t, float* out, int columns, typename V::Vec y) {
+  if (t.residual != nullptr) {
+    const typename V::Vec r = V::LoadColumns(t.residual + (out - t.c_base), columns);
+    y = V::Clamp(V::Add(y, r), V::Set1(t.residual_min), V::Set1(t.residual_max));
+  }
+  V::Store(out, columns, y);
+}
+
 // The FMA loop of every x86 kernel: rows first .. first + MR - 1 of the tile by NP panels
 // whose channels lie kNr floats apart in the packing, the first V::kLanes columns of each
 // panel computed (the AVX-512 unit's 8-column tiles use half of its 16-column panels). One
 // FMA per row, panel and channel with the row's value broadcast. V supplies the vector type
-// Vec and Load, Broadcast (one float from memory), Set1, Fmadd, Clamp and Store (a panel's
-// row of `columns` outputs, all lanes or fewer).
+// Vec and Load, Broadcast (one float from memory), Set1, Fmadd, Add, Clamp, and Store and
+// LoadColumns (a panel's row of `columns` outputs, all lanes or fewer).
 template <class V, int kNr, int MR, int NP, Rows kRows>
 void FmaTile(const FGemmTile& t, int first) {
   using Vec = typename V::Vec;
@@ -101,6 +112,17 @@ void FmaTile(const FGemmTile& t, int first) {
   }
   const Vec lo = V::Set1(t.act_min);
   const Vec hi = V::Set1(t.act_max);
+  if (t.residual != nullptr) {  // a fused ADD: tested once, not per store
+#pragma GCC unroll 2
+    for (int p = 0; p < NP; ++p) {
+      const int columns = t.nc - p * kNr;
+#pragma GCC unroll 16
+      for (int m = 0; m < MR; ++m) {
+        StoreOutput<V>(t, r.Out(m) + p * kNr, columns, V::Clamp(acc[m][p], lo, hi));
+      }
+    }
+    return;
+  }
 #pragma GCC unroll 2
   for (int p = 0; p < NP; ++p) {
     const int columns = t.nc - p * kNr;
