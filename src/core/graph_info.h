@@ -22,6 +22,12 @@ class SubgraphGraphInfo : public GraphInfo {
   const std::vector<int>& inputs() const override { return subgraph_->inputs(); }
   const std::vector<int>& outputs() const override { return subgraph_->outputs(); }
   const std::vector<int>& variables() const override { return subgraph_->variables(); }
+  int fused_output(size_t plan_index) const override {
+    const auto& records = subgraph_->residual_fusions();
+    const int node = subgraph_->execution_plan()[plan_index];
+    return static_cast<size_t>(node) < records.size() && records[node].active ? records[node].output
+                                                                              : -1;
+  }
 
  private:
   tflite::Subgraph* subgraph_;

@@ -10,6 +10,7 @@
 #include "core/alloc_guard.h"
 #include "core/graph_info.h"
 #include "core/owned_quantization.h"
+#include "core/residual_fusion.h"
 #include "delegates/partition.h"
 #include "format/parse_options.h"
 #include "memory/arena_planner.h"
@@ -295,6 +296,18 @@ bool Subgraph::IsCancelled() const {
     return true;
   }
   return check_cancelled_func_ != nullptr && check_cancelled_func_(cancellation_data_);
+}
+
+int Subgraph::NodeIndexOf(const TfLiteNode* node) const {
+  // A node is the first member of its entry, so its address is the entry's.
+  const auto address = reinterpret_cast<uintptr_t>(node);
+  const auto base = reinterpret_cast<uintptr_t>(nodes_and_registration_.data());
+  constexpr size_t kEntry = sizeof(nodes_and_registration_[0]);
+  if (address < base || address >= base + nodes_and_registration_.size() * kEntry ||
+      (address - base) % kEntry != 0) {
+    return -1;
+  }
+  return static_cast<int>((address - base) / kEntry);
 }
 
 const char* Subgraph::NodeKernelName(int node_index) const {
@@ -678,7 +691,9 @@ TfLiteStatus Subgraph::InvokeNode(size_t plan_index) {
     event = profiler_->BeginEvent(ProfilingTag(reg), Profiler::EventType::OPERATOR_INVOKE_EVENT,
                                   node_index, subgraph_index_);
   }
-  const TfLiteStatus status = reg.invoke(&context_, &node);
+  // An ADD whose producer computed it (core/residual_fusion.h) has nothing left to do.
+  const TfLiteStatus status =
+      octet::IsAbsorbedAdd(*this, node_index) ? kTfLiteOk : reg.invoke(&context_, &node);
   if (profiler_ != nullptr) profiler_->EndEvent(event);
   // A control-flow node whose subgraph was cancelled fails: that is the cancellation.
   if (status != kTfLiteOk && IsCancelled()) return kTfLiteCancelled;
@@ -716,6 +731,7 @@ TfLiteStatus Subgraph::AllocateTensorsImpl() {
     }
   }
   first_unprepared_node_ = execution_plan_.size();
+  octet::FindResidualFusions(*this);
   for (size_t i = 0; i < execution_plan_.size(); ++i) {
     TF_LITE_ENSURE_STATUS(PrepareNode(i));
     const TfLiteNode& node = nodes_and_registration_[execution_plan_[i]].first;
@@ -729,6 +745,7 @@ TfLiteStatus Subgraph::AllocateTensorsImpl() {
       break;
     }
   }
+  octet::ConfirmResidualFusions(*this, first_unprepared_node_);
   octet::SubgraphGraphInfo info(this);
   std::string plan_error;
   if (!planner_->Plan(info, first_unprepared_node_, &plan_error)) {

@@ -29,6 +29,7 @@ std::vector<Lifetime> ComputeLifetimes(GraphInfo& graph) {
   for (int i = 0; i < num_nodes; ++i) {
     const TfLiteNode& node = graph.node(i);
     for (int j = 0; node.outputs && j < node.outputs->size; ++j) start(node.outputs->data[j], i);
+    start(graph.fused_output(static_cast<size_t>(i)), i);
     for (int j = 0; node.inputs && j < node.inputs->size; ++j) {
       const int t = node.inputs->data[j];
       if (!valid(t)) continue;

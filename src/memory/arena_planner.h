@@ -24,6 +24,9 @@ class GraphInfo {
   virtual const std::vector<int>& inputs() const = 0;
   virtual const std::vector<int>& outputs() const = 0;
   virtual const std::vector<int>& variables() const = 0;
+  // A tensor the node at plan_index writes besides its outputs (the output of an ADD fused
+  // into it, core/residual_fusion.h), or -1: its life starts there.
+  virtual int fused_output(size_t /*plan_index*/) const { return -1; }
 };
 
 constexpr int kNotUsed = -1;
@@ -35,9 +38,9 @@ struct Lifetime {
 };
 
 // Lifetimes as the seed describes them: graph inputs and variables start at node 0; a node's
-// outputs start at that node; an input's life ends at its last reader unless it is a graph
-// output, a graph input (preserved), or a variable, which live to the end. Temporaries live
-// only during their node.
+// outputs (and fused output) start at that node; an input's life ends at its last reader unless it
+// is a graph output, a graph input (preserved), or a variable, which live to the end. Temporaries
+// live only during their node.
 std::vector<Lifetime> ComputeLifetimes(GraphInfo& graph);
 
 // One block to place: `size` bytes needed from node `first` to node `last` inclusive.

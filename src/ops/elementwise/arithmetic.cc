@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/residual_fusion.h"
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/optimized/dispatch.h"
 #include "kernels/optimized/qbinary/qbinary_linear.h"
@@ -381,6 +382,11 @@ TfLiteStatus Prepare(TfLiteContext *context, TfLiteNode *node) {
   if (type == kTfLiteFloat32) {
     ChooseFloatKernel<kOp>(reference_only, data);
     if (data->fbinary) SetNodeKernelName(context, node, data->fbinary->name);
+    // Its producer's optimized kernel may compute a same-shape ADD in its output stage (the
+    // core checks the shapes; core/residual_fusion.h).
+    if (kOp == ArithOp::kAdd && data->fbinary) {
+      AllowResidualFusion(context, node, data->bounds_f32.min, data->bounds_f32.max);
+    }
   }
   return ResizeOutput(context, output, data->out_shape);
 }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/residual_fusion.h"
 #include "kernels/reference/conv.h"
 #include "kernels/reference/conv_hybrid.h"
 #include "kernels/reference/integer_conv.h"
@@ -147,6 +148,12 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
     data->kernel = &reference::Conv;
     TF_LITE_ENSURE_OK(context, PrepareFloatWeighted(context, node, g, t, p.act_min, p.act_max,
                                                     reference_only, &data->fast, &data->scratch));
+    // The optimized float kernels can add a residual in their output stage: a same-shape
+    // ADD reading only this output is then computed here (core/residual_fusion.h).
+    if (data->fast.optimized && !data->fast.depthwise &&
+        octet::HasResidualCandidate(context, node)) {
+      octet::AcceptResidualFusion(context, node);
+    }
   }
 
   return ResizeOutput(context, output, {batches, wh.out_size, ww.out_size, out_ch});
@@ -179,6 +186,15 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                         filter->data.int8, data->filter_scale,
                         data->channel_scales.empty() ? nullptr : data->channel_scales.data(),
                         bias ? bias->data.f : nullptr, Shape::Of(output), output->data.f, scratch);
+    return kTfLiteOk;
+  }
+  octet::FusedResidualAdd add;
+  if (octet::ActiveResidualFusion(context, node, &add)) {
+    OCTET_OP_ENSURE(context, add.residual != nullptr && add.output != nullptr, kOp,
+                    "the fused ADD's tensors have no data");
+    const optimized::FGemmResidual residual{add.residual, {add.act_min, add.act_max}};
+    OCTET_OP_ENSURE(context, EvalFloatWeighted(context, data->fast, t, &residual, add.output), kOp,
+                    "the fused ADD needs the optimized kernel");
     return kTfLiteOk;
   }
   if (EvalFloatWeighted(context, data->fast, t)) return kTfLiteOk;

@@ -127,12 +127,14 @@ TfLiteStatus PrepareFloatWeighted(TfLiteContext* context, TfLiteNode* node,
   return kTfLiteOk;
 }
 
-bool EvalFloatWeighted(TfLiteContext* context, const FloatWeighted& f, const WeightedOpTensors& t) {
+bool EvalFloatWeighted(TfLiteContext* context, const FloatWeighted& f, const WeightedOpTensors& t,
+                       const optimized::FGemmResidual* residual, float* fused_output) {
   if (!f.optimized) return false;
   ThreadPool* pool = GetThreadPool(context);
   const WeightedGeometry& g = f.geometry;
   const float* input = t.input->data.f;
-  float* output = t.output->data.f;
+  float* output = residual != nullptr ? fused_output : t.output->data.f;
+  if (residual != nullptr && (g.op != WeightedOp::kConv || f.depthwise)) return false;
   if (g.op == WeightedOp::kFullyConnected) {
     optimized::RunFGemmRows(f.gemm, g.rows, input, static_cast<size_t>(g.depth), f.clamp, output,
                             pool);
@@ -140,10 +142,10 @@ bool EvalFloatWeighted(TfLiteContext* context, const FloatWeighted& f, const Wei
     optimized::RunFDepthwise(f.dw, g, input, f.zero_row, f.clamp, output, pool);
   } else if (f.dense) {
     optimized::RunFGemmRows(f.gemm, g.batches * g.in_h * g.in_w, input, static_cast<size_t>(g.in_c),
-                            f.clamp, output, pool);
+                            f.clamp, output, pool, residual);
   } else {
     float* padded = f.padded_input ? f.padded_input->Data<float>(context, 0) : nullptr;
-    optimized::RunFGemmConv(f.gemm, g, input, f.zero_row, f.clamp, output, pool, padded);
+    optimized::RunFGemmConv(f.gemm, g, input, f.zero_row, f.clamp, output, pool, padded, residual);
   }
   return true;
 }

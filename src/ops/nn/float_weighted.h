@@ -41,7 +41,10 @@ TfLiteStatus PrepareFloatWeighted(TfLiteContext* context, TfLiteNode* node,
                                   NodeScratch* scratch = nullptr);
 
 // Runs the optimized kernel; false when prepare chose the reference (the caller runs it).
+// With `residual` (CONV_2D only) a fused ADD: the sum goes to `fused_output`, not the output.
 bool EvalFloatWeighted(TfLiteContext* context, const FloatWeighted& f,
-                       const WeightedOpTensors& tensors);
+                       const WeightedOpTensors& tensors,
+                       const optimized::FGemmResidual* residual = nullptr,
+                       float* fused_output = nullptr);
 
 }  // namespace octet::ops::nn

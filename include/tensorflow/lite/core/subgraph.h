@@ -117,6 +117,25 @@ class Subgraph {
   // The implementation node `node_index` runs, as its kernel recorded it (octet/kernel_info.h).
   void SetNodeKernelName(const TfLiteNode* node, const char* name);
   const char* NodeKernelName(int node_index) const;
+  // The index of one of this subgraph's nodes, or -1.
+  int NodeIndexOf(const TfLiteNode* node) const;
+
+  // Octet: a same-shape float ADD fused into the CONV_2D that produces one of its inputs
+  // (core/residual_fusion.h), recorded by node index.
+  struct ResidualFusion {
+    // On the producer: the ADD it may compute (-1: none), its other input and its output.
+    int add_node = -1;
+    int residual = -1;
+    int output = -1;
+    bool accepted = false;  // the producer's kernel can compute it
+    bool active = false;    // it does: set when every node is prepared
+    // On the ADD: Octet's own kernel may be skipped, with these activation bounds.
+    bool allowed = false;
+    bool absorbed = false;  // skipped: its producer computes it
+    float act_min = 0.f, act_max = 0.f;
+  };
+  std::vector<ResidualFusion>& residual_fusions() { return residual_fusions_; }
+  const std::vector<ResidualFusion>& residual_fusions() const { return residual_fusions_; }
 
   // Cancellation: Invoke checks before every node and stops with kTfLiteCancelled when
   // check_cancelled_func(data) returns true or *cancel_requested is set (either may be null).
@@ -190,7 +209,8 @@ class Subgraph {
   octet::Resources* resources_ = nullptr;
   size_t persistent_charged_ = 0;  // kernel persistent buffers, against memory_budget_
   TfLiteExternalContext* external_contexts_[kTfLiteMaxExternalContexts] = {};
-  std::vector<const char*> node_kernel_names_;  // by node index; null: none recorded
+  std::vector<const char*> node_kernel_names_;    // by node index; null: none recorded
+  std::vector<ResidualFusion> residual_fusions_;  // by node index
   Profiler* profiler_ = nullptr;
   void* cancellation_data_ = nullptr;
   bool (*check_cancelled_func_)(void*) = nullptr;
