@@ -40,6 +40,7 @@ struct Case {
   fb::ActivationFunctionType conv_act = fb::ActivationFunctionType_NONE;
   fb::ActivationFunctionType add_act = fb::ActivationFunctionType_RELU;
   bool residual_first = false;  // ADD(x, b) instead of ADD(b, x)
+  int b_kernel = 3;             // B's filter size (1: a pointwise convolution, dense rows)
 };
 
 std::vector<uint8_t> BuildModel(const Case& k) {
@@ -66,7 +67,7 @@ std::vector<uint8_t> BuildModel(const Case& k) {
   const int y = b.AddTensor(fb::TensorType_FLOAT32, image, "y");
   const int out = b.AddTensor(fb::TensorType_FLOAT32, image, "out");
   conv_node(x, a, 3, fb::ActivationFunctionType_RELU);
-  conv_node(a, bt, 3, k.conv_act);
+  conv_node(a, bt, k.b_kernel, k.conv_act);
   int residual = x;
   if (k.shape == Shape::kLateResidual) {
     residual = b.AddTensor(fb::TensorType_FLOAT32, image, "d");
@@ -159,6 +160,7 @@ TEST(ResidualFusion, FusedAddGivesTheUnfusedBitsOnEveryPath) {
         k.conv_act = conv_act;
         k.add_act = acts[i % 3];
         k.residual_first = i % 2 == 1;
+        k.b_kernel = i % 4 < 2 ? 3 : 1;
         ++i;
         const auto bytes = BuildModel(k);
         for (int threads : {1, 2}) {
