@@ -110,11 +110,6 @@ void ConfirmResidualFusions(tflite::Subgraph& subgraph, size_t first_unprepared)
   }
 }
 
-bool HasResidualCandidate(TfLiteContext* context, const TfLiteNode* node) {
-  const Fusion* f = RecordOf(context, node);
-  return f != nullptr && f->add_node >= 0;
-}
-
 void AcceptResidualFusion(TfLiteContext* context, const TfLiteNode* node) {
   if (Fusion* f = RecordOf(context, node); f != nullptr && f->add_node >= 0) f->accepted = true;
 }

@@ -21,9 +21,8 @@ void FindResidualFusions(tflite::Subgraph& subgraph);
 // part): keeps the pairs both kernels accepted whose tensors agree.
 void ConfirmResidualFusions(tflite::Subgraph& subgraph, size_t first_unprepared);
 
-// For a producer, during its prepare: whether an ADD could be fused into it.
-bool HasResidualCandidate(TfLiteContext* context, const TfLiteNode* node);
-// For a producer, during its prepare: its kernel will compute the ADD.
+// For a producer, during its prepare: its kernel would compute an ADD fused into it (a
+// no-op unless the graph has one for it).
 void AcceptResidualFusion(TfLiteContext* context, const TfLiteNode* node);
 // For an ADD, during its prepare: its kernel (same-shape float32, bounds of its activation)
 // may be skipped for its producer's.

@@ -247,12 +247,12 @@ void Subgraph::SetProfiler(Profiler* profiler) {
 }
 
 void Subgraph::SetNodeKernelName(const TfLiteNode* node, const char* name) {
-  for (size_t i = 0; i < nodes_and_registration_.size(); ++i) {
-    if (&nodes_and_registration_[i].first != node) continue;
-    if (node_kernel_names_.size() <= i) node_kernel_names_.resize(nodes_and_registration_.size());
-    node_kernel_names_[i] = name;
-    return;
+  const int i = NodeIndexOf(node);
+  if (i < 0) return;
+  if (node_kernel_names_.size() <= static_cast<size_t>(i)) {
+    node_kernel_names_.resize(nodes_and_registration_.size());
   }
+  node_kernel_names_[i] = name;
 }
 
 void Subgraph::SetCancellationFunction(void* data, bool (*check_cancelled_func)(void*)) {

@@ -150,10 +150,7 @@ TfLiteStatus PrepareImpl(TfLiteContext* context, TfLiteNode* node, bool referenc
                                                     reference_only, &data->fast, &data->scratch));
     // The optimized float kernels can add a residual in their output stage: a same-shape
     // ADD reading only this output is then computed here (core/residual_fusion.h).
-    if (data->fast.optimized && !data->fast.depthwise &&
-        octet::HasResidualCandidate(context, node)) {
-      octet::AcceptResidualFusion(context, node);
-    }
+    if (data->fast.optimized && !data->fast.depthwise) octet::AcceptResidualFusion(context, node);
   }
 
   return ResizeOutput(context, output, {batches, wh.out_size, ww.out_size, out_ch});

@@ -72,8 +72,8 @@ void StoreOutput(const FGemmTile& t, float* out, int columns, typename V::Vec y)
 }
 
 // The FMA loop of every x86 kernel: rows first .. first + MR - 1 of the tile by NP panels
-// whose channels lie kNr floats apart in the packing, the first V::kLanes columns of each
-// panel computed (the AVX-512 unit's 8-column tiles use half of its 16-column panels). One
+// whose channels lie kNr floats apart in the packing, as many columns of each panel computed
+// as a V::Vec holds (the AVX-512 unit's 8-column tiles use half of its 16-column panels). One
 // FMA per row, panel and channel with the row's value broadcast. V supplies the vector type
 // Vec and Load, Broadcast (one float from memory), Set1, Fmadd, Add, Clamp, and Store and
 // LoadColumns (a panel's row of `columns` outputs, all lanes or fewer).
